@@ -1,0 +1,318 @@
+//! Token claims, signing (identity-svc only) and verification (every process), and the gRPC
+//! interceptor that turns the `authorization` metadata into a [`Caller`].
+//!
+//! Tokens are EdDSA (Ed25519) JWTs. Verification pins the algorithm, requires `exp`, `nbf`, `iss`
+//! and `aud`, and allows no leeway.
+
+use std::{fmt, str::FromStr, sync::Arc};
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use tonic::{Request, Status, service::Interceptor};
+use uuid::Uuid;
+
+/// The `iss` every Courtside token carries.
+pub const ISSUER: &str = "courtside-identity";
+/// The `aud` every Courtside token carries.
+pub const AUDIENCE: &str = "courtside";
+/// How long a token lives.
+pub const TOKEN_TTL_SECS: i64 = 7 * 24 * 3600;
+
+/// The four roles of SPEC.md section 6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Admin,
+    Coach,
+    Client,
+    Gym,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Admin, Role::Coach, Role::Client, Role::Gym];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Coach => "coach",
+            Role::Client => "client",
+            Role::Gym => "gym",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error for a role name that is not one of the four.
+#[derive(Debug, thiserror::Error)]
+#[error("role must be one of admin, coach, client or gym")]
+pub struct UnknownRole;
+
+impl FromStr for Role {
+    type Err = UnknownRole;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "admin" => Ok(Role::Admin),
+            "coach" => Ok(Role::Coach),
+            "client" => Ok(Role::Client),
+            "gym" => Ok(Role::Gym),
+            _ => Err(UnknownRole),
+        }
+    }
+}
+
+/// What a Courtside token says.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user id.
+    pub sub: Uuid,
+    pub role: Role,
+    /// The user's token version when the token was issued; bumped on role or password change.
+    pub ver: i64,
+    /// A unique id, so one token can be revoked (logout).
+    pub jti: Uuid,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub nbf: i64,
+    pub exp: i64,
+}
+
+/// The signed-in caller of an RPC or a route.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    pub user_id: Uuid,
+    pub role: Role,
+    pub jti: Uuid,
+    pub exp: i64,
+}
+
+impl From<&Claims> for Caller {
+    fn from(c: &Claims) -> Self {
+        Caller {
+            user_id: c.sub,
+            role: c.role,
+            jti: c.jti,
+            exp: c.exp,
+        }
+    }
+}
+
+/// Why a token was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("the token has expired; please sign in again")]
+    Expired,
+    #[error("the token is invalid; please sign in again")]
+    Invalid,
+}
+
+/// Signs tokens. Only identity-svc holds one.
+#[derive(Clone)]
+pub struct TokenSigner {
+    key: Arc<EncodingKey>,
+}
+
+impl TokenSigner {
+    /// From a PKCS#8 PEM Ed25519 private key.
+    pub fn from_pem(pem: &[u8]) -> Result<Self, jsonwebtoken::errors::Error> {
+        Ok(Self {
+            key: Arc::new(EncodingKey::from_ed_pem(pem)?),
+        })
+    }
+
+    /// Issues a token for a user, valid from now for [`TOKEN_TTL_SECS`].
+    pub fn issue(
+        &self,
+        user_id: Uuid,
+        role: Role,
+        ver: i64,
+    ) -> Result<(String, Claims), jsonwebtoken::errors::Error> {
+        let now = now_secs();
+        let claims = Claims {
+            sub: user_id,
+            role,
+            ver,
+            jti: Uuid::new_v4(),
+            iss: ISSUER.to_owned(),
+            aud: AUDIENCE.to_owned(),
+            iat: now,
+            nbf: now,
+            exp: now + TOKEN_TTL_SECS,
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &self.key)?;
+        Ok((token, claims))
+    }
+}
+
+/// Verifies tokens with the public key. Cheap to clone.
+#[derive(Clone)]
+pub struct TokenVerifier {
+    key: Arc<DecodingKey>,
+    validation: Arc<Validation>,
+}
+
+impl TokenVerifier {
+    /// From an SPKI PEM Ed25519 public key.
+    pub fn from_pem(pem: &[u8]) -> Result<Self, jsonwebtoken::errors::Error> {
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.algorithms = vec![Algorithm::EdDSA];
+        validation.leeway = 0;
+        validation.validate_exp = true;
+        validation.validate_nbf = true;
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "nbf", "iss", "aud", "sub"]);
+        Ok(Self {
+            key: Arc::new(DecodingKey::from_ed_pem(pem)?),
+            validation: Arc::new(validation),
+        })
+    }
+
+    /// Checks signature, algorithm, `exp`, `nbf`, `iss` and `aud`.
+    pub fn verify(&self, token: &str) -> Result<Claims, TokenError> {
+        jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation)
+            .map(|d| d.claims)
+            .map_err(|e| match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
+                _ => TokenError::Invalid,
+            })
+    }
+}
+
+/// A fresh Ed25519 key pair as (PKCS#8 private PEM, SPKI public PEM): dev keys and tests.
+pub fn generate_keypair() -> (String, String) {
+    use ed25519_dalek::pkcs8::{EncodePrivateKey, EncodePublicKey, spki::der::pem::LineEnding};
+    let signing = ed25519_dalek::SigningKey::generate(&mut rand::rngs::OsRng);
+    let private = signing
+        .to_pkcs8_pem(LineEnding::LF)
+        .expect("an Ed25519 key encodes as PKCS#8");
+    let public = signing
+        .verifying_key()
+        .to_public_key_pem(LineEnding::LF)
+        .expect("an Ed25519 public key encodes as SPKI");
+    (private.to_string(), public)
+}
+
+/// Seconds since the Unix epoch.
+pub fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// The bearer token of an `authorization` header value, if it is one.
+pub fn bearer(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// A tonic interceptor: a valid bearer token becomes a [`Caller`] in the request's extensions;
+/// no token leaves the request anonymous (public RPCs); an invalid one is refused.
+#[derive(Clone)]
+pub struct AuthInterceptor {
+    verifier: TokenVerifier,
+}
+
+impl AuthInterceptor {
+    pub fn new(verifier: TokenVerifier) -> Self {
+        Self { verifier }
+    }
+}
+
+impl Interceptor for AuthInterceptor {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        let Some(value) = request.metadata().get("authorization") else {
+            return Ok(request);
+        };
+        let token =
+            value.to_str().ok().and_then(bearer).ok_or_else(|| {
+                Status::unauthenticated("the authorization header must be 'Bearer <token>'")
+            })?;
+        let claims = self
+            .verifier
+            .verify(token)
+            .map_err(|e| Status::unauthenticated(e.to_string()))?;
+        request.extensions_mut().insert(Caller::from(&claims));
+        request.extensions_mut().insert(claims);
+        Ok(request)
+    }
+}
+
+/// The signed-in caller of a request, or `Unauthenticated`.
+pub fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
+    request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .ok_or_else(|| Status::unauthenticated("please sign in to do this"))
+}
+
+/// The caller, if they hold one of `roles`; `PermissionDenied` otherwise.
+pub fn require_role<T>(request: &Request<T>, roles: &[Role]) -> Result<Caller, Status> {
+    let caller = caller(request)?;
+    if roles.contains(&caller.role) {
+        Ok(caller)
+    } else {
+        Err(Status::permission_denied(format!(
+            "a {} account cannot do this",
+            caller.role
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair() -> (TokenSigner, TokenVerifier) {
+        let (private, public) = generate_keypair();
+        (
+            TokenSigner::from_pem(private.as_bytes()).unwrap(),
+            TokenVerifier::from_pem(public.as_bytes()).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_signed_token_verifies_with_its_claims() {
+        let (signer, verifier) = pair();
+        let id = Uuid::new_v4();
+        let (token, _) = signer.issue(id, Role::Coach, 3).unwrap();
+        let claims = verifier.verify(&token).unwrap();
+        assert_eq!((claims.sub, claims.role, claims.ver), (id, Role::Coach, 3));
+    }
+
+    #[test]
+    fn a_token_signed_by_another_key_is_refused() {
+        let (signer, _) = pair();
+        let (_, verifier) = pair();
+        let (token, _) = signer.issue(Uuid::new_v4(), Role::Client, 0).unwrap();
+        assert!(matches!(verifier.verify(&token), Err(TokenError::Invalid)));
+    }
+
+    #[test]
+    fn an_alg_none_token_is_refused() {
+        let (signer, verifier) = pair();
+        let (token, _) = signer.issue(Uuid::new_v4(), Role::Admin, 0).unwrap();
+        let payload = token.split('.').nth(1).unwrap();
+        // {"alg":"none","typ":"JWT"}
+        let forged = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.");
+        assert!(verifier.verify(&forged).is_err());
+    }
+
+    #[test]
+    fn bearer_accepts_only_the_bearer_scheme() {
+        assert_eq!(bearer("Bearer abc"), Some("abc"));
+        assert_eq!(bearer("bearer abc"), Some("abc"));
+        assert_eq!(bearer("Basic abc"), None);
+        assert_eq!(bearer("Bearer "), None);
+    }
+}

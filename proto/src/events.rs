@@ -1,0 +1,164 @@
+//! Facts identity-svc publishes and the other contexts react to.
+//!
+//! identity-svc writes each [`Envelope`] to its transactional outbox in the same transaction as
+//! the change, and a relay appends it to the Redis stream [`STREAM`] (at least once). Each
+//! consuming service reads the stream in its own consumer group with [`consume`], and must be
+//! idempotent: it records the `event_id`s it has applied in its own schema.
+
+use std::{future::Future, time::Duration};
+
+use redis::{
+    AsyncCommands, RedisResult,
+    streams::{StreamReadOptions, StreamReadReply},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::auth::Role;
+
+/// The Redis stream every event goes to, under a key namespace (`REDIS_NAMESPACE`, default
+/// `courtside`; tests use a namespace each so they never see one another's events).
+pub fn stream_key(namespace: &str) -> String {
+    format!("{namespace}:events")
+}
+/// The field of a stream entry that holds the JSON envelope.
+pub const FIELD: &str = "event";
+
+/// A fact about a user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    UserDeleted {
+        user_id: Uuid,
+        role: Role,
+    },
+    UserRenamed {
+        user_id: Uuid,
+        full_name: String,
+    },
+    RoleChanged {
+        user_id: Uuid,
+        old_role: Role,
+        new_role: Role,
+    },
+}
+
+/// An event with the id consumers de-duplicate on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub event_id: Uuid,
+    /// RFC 3339, UTC.
+    pub occurred_at: String,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// Appends one envelope to the stream.
+pub async fn publish(conn: &mut impl AsyncCommands, stream: &str, envelope: &Envelope) -> RedisResult<()> {
+    let json = serde_json::to_string(envelope).expect("an envelope serializes");
+    let _: String = conn.xadd(stream, "*", &[(FIELD, json)]).await?;
+    Ok(())
+}
+
+/// Reads the stream in consumer group `group` for ever, calling `handle` for each envelope and
+/// acknowledging it only once `handle` succeeded, so a failed or interrupted delivery is retried.
+/// Redis being down is waited out with a back-off; nothing is lost.
+pub async fn consume<F, Fut, E>(
+    client: redis::Client,
+    stream: &str,
+    group: &str,
+    consumer: &str,
+    mut handle: F,
+) where
+    F: FnMut(Envelope) -> Fut,
+    Fut: Future<Output = Result<(), E>>,
+    E: std::fmt::Display,
+{
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        match consume_once(&client, stream, group, consumer, &mut handle).await {
+            Ok(()) => backoff = Duration::from_millis(100),
+            Err(error) => {
+                tracing::warn!(%error, group, "event stream unavailable; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+async fn consume_once<F, Fut, E>(
+    client: &redis::Client,
+    stream: &str,
+    group: &str,
+    consumer: &str,
+    handle: &mut F,
+) -> RedisResult<()>
+where
+    F: FnMut(Envelope) -> Fut,
+    Fut: Future<Output = Result<(), E>>,
+    E: std::fmt::Display,
+{
+    let mut conn = client.get_multiplexed_async_connection().await?;
+    let created: RedisResult<()> = conn.xgroup_create_mkstream(stream, group, "0").await;
+    if let Err(e) = created
+        && e.code() != Some("BUSYGROUP")
+    {
+        return Err(e);
+    }
+    // First what was delivered to this consumer but never acknowledged, then new entries.
+    let mut cursor = "0".to_owned();
+    loop {
+        let options = StreamReadOptions::default()
+            .group(group, consumer)
+            .count(100)
+            .block(2000);
+        let reply: StreamReadReply = conn
+            .xread_options(&[stream], &[cursor.as_str()], &options)
+            .await?;
+        let entries: Vec<_> = reply.keys.into_iter().flat_map(|k| k.ids).collect();
+        if entries.is_empty() && cursor == "0" {
+            cursor = ">".to_owned();
+            continue;
+        }
+        for entry in entries {
+            let envelope = entry
+                .get::<String>(FIELD)
+                .and_then(|json| serde_json::from_str::<Envelope>(&json).ok());
+            match envelope {
+                Some(envelope) => {
+                    if let Err(error) = handle(envelope).await {
+                        tracing::warn!(%error, id = %entry.id, "event handling failed; will retry");
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        // Re-read this consumer's pending entries, starting with this one.
+                        cursor = "0".to_owned();
+                        break;
+                    }
+                }
+                None => tracing::error!(id = %entry.id, "unreadable event skipped"),
+            }
+            let _: i64 = conn.xack(stream, group, &[&entry.id]).await?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_envelope_round_trips_as_flat_json() {
+        let envelope = Envelope {
+            event_id: Uuid::nil(),
+            occurred_at: "2026-01-01T00:00:00Z".into(),
+            event: Event::UserRenamed {
+                user_id: Uuid::nil(),
+                full_name: "Ann".into(),
+            },
+        };
+        let json = serde_json::to_value(&envelope).unwrap();
+        assert_eq!(json["type"], "user_renamed");
+        assert_eq!(json["full_name"], "Ann");
+        assert_eq!(serde_json::from_value::<Envelope>(json).unwrap(), envelope);
+    }
+}

@@ -1,1 +1,161 @@
-//! placeholder
+//! identity-svc: users, argon2id password hashes, tokens (it alone signs them), client profiles,
+//! the first admin, and the admin's user management. Facts other contexts react to leave through
+//! a transactional outbox.
+//!
+//! `build` connects, migrates and binds; [`Server::run_until`] serves gRPC (with
+//! `grpc.health.v1`) and the ops port until the shutdown future resolves.
+
+mod config;
+mod domain;
+mod error;
+mod grpc;
+mod store;
+
+use std::{future::Future, time::Duration};
+
+use anyhow::Context;
+use futures::FutureExt;
+use proto::{
+    auth::{AuthInterceptor, Role, TokenSigner, TokenVerifier},
+    identity::v1::identity_server::IdentityServer,
+    server::{GrpcMetricsLayer, ReadyCheck},
+};
+use sqlx::{PgPool, postgres::PgPoolOptions};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+pub use config::{AdminSeed, Config};
+
+/// A built, bound, not yet serving identity-svc.
+pub struct Server {
+    listener: TcpListener,
+    ops_listener: TcpListener,
+    service: grpc::IdentityService,
+    verifier: TokenVerifier,
+}
+
+/// Connects to PostgreSQL, applies the migrations, seeds the first admin and binds both ports.
+pub async fn build(config: Config) -> anyhow::Result<Server> {
+    let signer = TokenSigner::from_pem(config.jwt_private_key.as_bytes()).context("JWT private key")?;
+    let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
+    let db = connect(&config.database_url).await?;
+    sqlx::migrate!()
+        .run(&db)
+        .await
+        .context("running identity migrations")?;
+
+    let service = grpc::IdentityService {
+        db,
+        hasher: domain::Hasher::new(num_cpus()),
+        signer,
+    };
+    if let Some(admin) = &config.admin {
+        seed_admin(&service, admin).await?;
+    }
+    let listener = TcpListener::bind(config.listen_addr)
+        .await
+        .context("binding the gRPC port")?;
+    let ops_listener = TcpListener::bind(config.ops_addr)
+        .await
+        .context("binding the ops port")?;
+    Ok(Server {
+        listener,
+        ops_listener,
+        service,
+        verifier,
+    })
+}
+
+async fn connect(url: &str) -> anyhow::Result<PgPool> {
+    PgPoolOptions::new()
+        .max_connections(16)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(url)
+        .await
+        .context("connecting to PostgreSQL")
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map(usize::from).unwrap_or(2)
+}
+
+async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyhow::Result<()> {
+    if store::admin_exists(&service.db).await? {
+        return Ok(());
+    }
+    match service
+        .create_user(
+            &admin.email,
+            &admin.password,
+            &admin.full_name,
+            None,
+            "admin",
+            &[Role::Admin],
+        )
+        .await
+    {
+        Ok(_) => {
+            tracing::info!(email = %admin.email, "first admin created");
+            Ok(())
+        }
+        // Another replica created it first.
+        Err(error::Error::Conflict(_)) => Ok(()),
+        Err(e) => Err(anyhow::anyhow!("creating the first admin: {e}")),
+    }
+}
+
+impl Server {
+    /// The gRPC port (tests bind port 0).
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or_default()
+    }
+
+    /// The ops port (`/metrics`, `/livez`, `/readyz`).
+    pub fn ops_port(&self) -> u16 {
+        self.ops_listener
+            .local_addr()
+            .map(|a| a.port())
+            .unwrap_or_default()
+    }
+
+    /// Serves until `shutdown` resolves, then drains in-flight calls.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let shutdown = shutdown.shared();
+        let (reporter, health) = proto::server::health_reporter();
+        reporter
+            .set_serving::<IdentityServer<grpc::IdentityService>>()
+            .await;
+
+        let db = self.service.db.clone();
+        let ready: ReadyCheck = std::sync::Arc::new(move || {
+            let db = db.clone();
+            async move {
+                sqlx::query("select 1")
+                    .execute(&db)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| format!("database: {e}"))
+            }
+            .boxed()
+        });
+        let ops = tokio::spawn(proto::server::serve_ops(
+            self.ops_listener,
+            ready,
+            shutdown.clone(),
+        ));
+
+        tonic::transport::Server::builder()
+            .trace_fn(proto::telemetry::grpc_span)
+            .layer(GrpcMetricsLayer)
+            .add_service(health)
+            .add_service(IdentityServer::with_interceptor(
+                self.service,
+                AuthInterceptor::new(self.verifier),
+            ))
+            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .await
+            .context("serving gRPC")?;
+        ops.await??;
+        Ok(())
+    }
+}

@@ -1,7 +1,7 @@
 //! Facts identity-svc publishes and the other contexts react to.
 //!
 //! identity-svc writes each [`Envelope`] to its transactional outbox in the same transaction as
-//! the change, and a relay appends it to the Redis stream [`STREAM`] (at least once). Each
+//! the change, and a relay appends it to the Redis stream ([`stream_key`]) (at least once). Each
 //! consuming service reads the stream in its own consumer group with [`consume`], and must be
 //! idempotent: it records the `event_id`s it has applied in its own schema.
 

@@ -7,7 +7,10 @@
 //! and each service its server.
 
 pub mod auth;
+pub mod config;
 pub mod events;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod status;
 pub mod telemetry;
 

@@ -1,0 +1,180 @@
+//! Parse-don't-validate newtypes for what a user types.
+
+use proto::auth::Role;
+
+use crate::error::Error;
+
+/// A trimmed, lower-cased email address with one `@` and something on both sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let email = raw.trim().to_lowercase();
+        let valid = match email.split_once('@') {
+            Some((local, domain)) => {
+                !local.is_empty()
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !domain.contains('@')
+            }
+            None => false,
+        };
+        if email.is_empty() {
+            return Err(Error::Invalid("email is required".into()));
+        }
+        if !valid || email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(Error::Invalid(format!(
+                "{:?} is not a valid email address",
+                raw.trim()
+            )));
+        }
+        Ok(Self(email))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A password a person chose: at least 6 characters, at most 128.
+pub struct NewPassword(String);
+
+impl NewPassword {
+    pub const MIN_CHARS: usize = 6;
+
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let chars = raw.chars().count();
+        if chars == 0 {
+            return Err(Error::Invalid("password is required".into()));
+        }
+        if chars < Self::MIN_CHARS {
+            return Err(Error::Invalid("Password must be at least 6 characters".into()));
+        }
+        if chars > 128 {
+            return Err(Error::Invalid("password must be at most 128 characters".into()));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A full name: trimmed, not empty, at most 100 characters, no control characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FullName(String);
+
+impl FullName {
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let name = raw.trim();
+        if name.is_empty() {
+            return Err(Error::Invalid("full name is required".into()));
+        }
+        if name.chars().count() > 100 {
+            return Err(Error::Invalid("full name must be at most 100 characters".into()));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(Error::Invalid(
+                "full name must not contain control characters".into(),
+            ));
+        }
+        Ok(Self(name.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An optional phone number: empty means none; at most 30 characters of digits, spaces and `+-().`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phone(Option<String>);
+
+impl Phone {
+    pub fn parse(raw: Option<&str>) -> Result<Self, Error> {
+        let Some(phone) = raw.map(str::trim).filter(|p| !p.is_empty()) else {
+            return Ok(Self(None));
+        };
+        let allowed = phone.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
+        if !allowed || phone.len() > 30 || !phone.chars().any(|c| c.is_ascii_digit()) {
+            return Err(Error::Invalid(format!("{phone:?} is not a valid phone number")));
+        }
+        Ok(Self(Some(phone.to_owned())))
+    }
+
+    pub fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+/// A role name; empty means client.
+pub fn parse_role(raw: &str) -> Result<Role, Error> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(Role::Client);
+    }
+    raw.parse()
+        .map_err(|e: proto::auth::UnknownRole| Error::Invalid(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_trimmed_and_lower_cased() {
+        assert_eq!(
+            Email::parse("  Ann@Example.COM ").unwrap().as_str(),
+            "ann@example.com"
+        );
+    }
+
+    #[test]
+    fn malformed_emails_are_refused() {
+        for bad in [
+            "",
+            "ann",
+            "ann@",
+            "@example.com",
+            "ann@example",
+            "a b@example.com",
+            "ann@.com",
+        ] {
+            assert!(Email::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn passwords_need_six_characters() {
+        assert!(NewPassword::parse("12345").is_err());
+        assert!(NewPassword::parse("123456").is_ok());
+        assert!(NewPassword::parse("ééééé").is_err());
+    }
+
+    #[test]
+    fn names_are_required_and_bounded() {
+        assert!(FullName::parse("   ").is_err());
+        assert!(FullName::parse(&"x".repeat(101)).is_err());
+        assert_eq!(FullName::parse(" Ann Lee ").unwrap().as_str(), "Ann Lee");
+    }
+
+    #[test]
+    fn an_empty_phone_is_none() {
+        assert_eq!(Phone::parse(Some("  ")).unwrap().as_deref(), None);
+        assert_eq!(
+            Phone::parse(Some("+1 (555) 010-9999")).unwrap().as_deref(),
+            Some("+1 (555) 010-9999")
+        );
+        assert!(Phone::parse(Some("call me")).is_err());
+    }
+
+    #[test]
+    fn an_empty_role_means_client() {
+        assert_eq!(parse_role("").unwrap(), Role::Client);
+        assert_eq!(parse_role("gym").unwrap(), Role::Gym);
+        assert!(parse_role("superuser").is_err());
+    }
+}

@@ -1,0 +1,31 @@
+import { Search } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useUser } from '@/lib/auth';
+import { firstName } from '@/lib/names';
+
+/**
+ * "/client/dashboard": a grid of cards, each a self-contained component from a feature folder
+ * that fetches its own data with that feature's hooks. Add a card by importing it here.
+ */
+export default function ClientDashboardRoute() {
+  const user = useUser();
+  return (
+    <DashboardLayout
+      title={`Welcome back, ${firstName(user.full_name)}!`}
+      subtitle="Find a coach, book a session and keep track of your training."
+      navActions={
+        <Button asChild variant="ghost" size="sm">
+          <Link to={paths.coaches.getHref()}>
+            <Search aria-hidden="true" />
+            Find Coaches
+          </Link>
+        </Button>
+      }
+    >
+      <div className="grid gap-6 lg:grid-cols-2">{/* client profile and booking cards */}</div>
+    </DashboardLayout>
+  );
+}

@@ -1,0 +1,57 @@
+import { LogOut, UserRound } from 'lucide-react';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import { Logo } from '@/components/layouts/logo';
+import { useLogout, useUser } from '@/lib/auth';
+
+interface DashboardLayoutProps {
+  /** The page heading, e.g. "Coach Dashboard". */
+  title: string;
+  /** A line under the heading. */
+  subtitle?: React.ReactNode;
+  /** Extra header controls placed before the user's name (e.g. "Find Coaches"). */
+  navActions?: React.ReactNode;
+  children: React.ReactNode;
+}
+
+/** Header (logo → /, the signed-in user's full name, Logout) and a page body for every dashboard. */
+export function DashboardLayout({ title, subtitle, navActions, children }: DashboardLayoutProps) {
+  return (
+    <div className="min-h-screen bg-background">
+      <AppHeader navActions={navActions} />
+      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+        <div className="mb-8">
+          <h1 className="text-2xl font-extrabold tracking-tight text-navy-900 sm:text-3xl">{title}</h1>
+          {subtitle ? <p className="mt-1 text-muted-foreground">{subtitle}</p> : null}
+        </div>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** The signed-in top bar, shared by the dashboards and the signed-in coach pages. */
+export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
+  const user = useUser();
+  const logout = useLogout();
+  return (
+    <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
+        <Logo />
+        <nav aria-label="Account" className="flex min-w-0 items-center gap-2 sm:gap-3">
+          {navActions}
+          <span className="inline-flex min-w-0 max-w-[9rem] items-center gap-2 text-sm font-medium text-navy-800 sm:max-w-xs">
+            <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+            <span className="truncate" data-testid="current-user-name">
+              {user.full_name}
+            </span>
+          </span>
+          <Button variant="outline" size="sm" onClick={() => void logout()}>
+            <LogOut aria-hidden="true" />
+            Logout
+          </Button>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,17 @@
+/** Every route of the app in one place; link with `paths.x.getHref()`, route with `paths.x.path`. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  expertCoaches: { path: '/expert-coaches', getHref: () => '/expert-coaches' },
+  coaches: { path: '/coaches', getHref: () => '/coaches' },
+  coachDetail: {
+    path: '/coach/:coachId',
+    getHref: (coachId: string) => `/coach/${encodeURIComponent(coachId)}`,
+  },
+  dashboards: {
+    admin: { path: '/admin/dashboard', getHref: () => '/admin/dashboard' },
+    coach: { path: '/coach/dashboard', getHref: () => '/coach/dashboard' },
+    client: { path: '/client/dashboard', getHref: () => '/client/dashboard' },
+    gym: { path: '/gym/dashboard', getHref: () => '/gym/dashboard' },
+  },
+} as const;

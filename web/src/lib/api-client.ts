@@ -1,0 +1,131 @@
+/**
+ * The one way the app talks to the server: JSON over `/api` on the same origin, the bearer token
+ * from localStorage "token", and an `ApiError` (status + the server's `detail`) on any non-2xx.
+ */
+import { env } from '@/config/env';
+
+export const TOKEN_KEY = 'token';
+
+/** Fired on `window` when the server rejects our stored token (401), so the session can end. */
+export const SESSION_EXPIRED_EVENT = 'courtside:session-expired';
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's `{"detail": "..."}` sentence, when it sent one. */
+  readonly detail: string | undefined;
+
+  constructor(status: number, detail: string | undefined) {
+    super(detail ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string) {
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken() {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+/** The text to toast for a failed call: the server's detail when present, else the fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.detail) return error.detail;
+  return fallback;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+type Query = Record<string, string | number | undefined | null>;
+
+interface RequestOptions {
+  body?: unknown;
+  query?: Query;
+  signal?: AbortSignal;
+}
+
+function buildUrl(path: string, query?: Query): string {
+  const url = `${env.apiBase}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function readDetail(response: Response): Promise<string | undefined> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object' && 'detail' in body) {
+      const { detail } = body as { detail: unknown };
+      if (typeof detail === 'string' && detail.trim()) return detail;
+    }
+  } catch {
+    // Not JSON (a proxy's HTML error page, an empty body): no detail to show.
+  }
+  return undefined;
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, undefined);
+  }
+
+  if (!response.ok) {
+    const detail = await readDetail(response);
+    if (response.status === 401 && token) {
+      window.dispatchEvent(new Event(SESSION_EXPIRED_EVENT));
+    }
+    throw new ApiError(response.status, detail);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T = void>(path: string, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('DELETE', path, options),
+};

@@ -1,0 +1,49 @@
+/** Render the real app (routes, guards, providers) at a path, optionally signed in. */
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppProvider } from '@/app/provider';
+import { routes } from '@/app/router';
+import type { Role, User } from '@/lib/auth';
+import { mockApi, type MockResponse } from './mock-api';
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    user_id: '11111111-1111-4111-8111-111111111111',
+    email: 'pat@example.com',
+    full_name: 'Pat Morgan',
+    phone: null,
+    role: 'client',
+    created_at: '2025-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+interface RenderAppOptions {
+  /** Signs this user in: a stored token plus GET /auth/me answering with them. */
+  user?: User | Role;
+  /** More mocked endpoints, as for `mockApi`. */
+  api?: Record<string, unknown>;
+}
+
+export function renderApp(path: string, { user, api = {} }: RenderAppOptions = {}) {
+  const signedIn = typeof user === 'string' ? makeUser({ role: user }) : user;
+  if (signedIn) localStorage.setItem('token', 'test-token');
+  const mocks = mockApi({
+    ...(signedIn ? { 'GET /auth/me': signedIn } : {}),
+    'POST /auth/logout': { status: 204 } satisfies MockResponse,
+    ...api,
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <AppProvider swr={{ provider: () => new Map(), dedupingInterval: 0 }}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...utils, router, user: userEvent.setup(), ...mocks };
+}
+
+/** The path the app is showing now. */
+export function currentPath(router: { state: { location: { pathname: string } } }) {
+  return router.state.location.pathname;
+}

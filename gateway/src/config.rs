@@ -1,0 +1,50 @@
+//! The gateway's configuration, read once from the environment.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use proto::config::{ConfigError, Env};
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen_addr: SocketAddr,
+    pub ops_addr: SocketAddr,
+    pub identity_url: String,
+    pub coaching_url: String,
+    pub booking_url: String,
+    pub gym_url: String,
+    /// Ed25519 SPKI PEM.
+    pub jwt_public_key: String,
+    pub redis_url: String,
+    pub redis_namespace: String,
+    /// Where profile pictures are written; nginx serves them under `/uploads/`.
+    pub upload_dir: PathBuf,
+    /// Login and registration attempts per client address per minute.
+    pub auth_rate_limit_per_minute: u32,
+    /// Login attempts per email per minute.
+    pub auth_rate_limit_per_email_per_minute: u32,
+    /// The deadline of every gRPC call.
+    pub grpc_deadline: Duration,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let mut env = Env::new();
+        let config = Config {
+            listen_addr: env.parsed("LISTEN_ADDR", ([127, 0, 0, 1], 8000).into()),
+            ops_addr: env.parsed("OPS_ADDR", ([127, 0, 0, 1], 9100).into()),
+            identity_url: env.or("IDENTITY_URL", "http://127.0.0.1:50051"),
+            coaching_url: env.or("COACHING_URL", "http://127.0.0.1:50052"),
+            booking_url: env.or("BOOKING_URL", "http://127.0.0.1:50053"),
+            gym_url: env.or("GYM_URL", "http://127.0.0.1:50054"),
+            jwt_public_key: env.file("JWT_PUBLIC_KEY_FILE"),
+            redis_url: env.or("REDIS_URL", "redis://127.0.0.1:6379"),
+            redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
+            upload_dir: env.or("UPLOAD_DIR", "./uploads").into(),
+            auth_rate_limit_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_MINUTE", 20),
+            auth_rate_limit_per_email_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE", 10),
+            grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),
+        };
+        env.finish()?;
+        Ok(config)
+    }
+}

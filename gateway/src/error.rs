@@ -1,0 +1,146 @@
+//! The gateway's one error type: every error body is `{"detail": "..."}`.
+//!
+//! gRPC statuses map through the one table in `proto::status`; 4xx details come from the service
+//! (they are written for people), 5xx details are fixed while the cause goes to the log.
+
+use axum::{
+    Json,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Every error body.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A sentence a person can act on.
+    pub detail: String,
+}
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub detail: String,
+    /// Seconds, for 429.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
+        Self {
+            status,
+            detail: detail.into(),
+            retry_after: None,
+        }
+    }
+
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, detail)
+    }
+
+    pub fn unauthorized(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, detail)
+    }
+
+    pub fn forbidden(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, detail)
+    }
+
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, detail)
+    }
+
+    pub fn too_many(retry_after: u64) -> Self {
+        Self {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            detail: format!("Too many attempts. Please wait {retry_after} seconds and try again."),
+            retry_after: Some(retry_after),
+        }
+    }
+
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %cause, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong on our side. Please try again.",
+        )
+    }
+
+    /// A gRPC status from `service` as an HTTP error.
+    pub fn from_grpc(service: &'static str, status: tonic::Status) -> Self {
+        let code = StatusCode::from_u16(proto::status::http_status(status.code()))
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if code == StatusCode::SERVICE_UNAVAILABLE {
+            tracing::warn!(service, code = ?status.code(), message = status.message(), "upstream unavailable");
+            return Self::new(
+                code,
+                format!("The {service} service is unavailable right now. Please try again shortly."),
+            );
+        }
+        if code.is_server_error() {
+            return Self::internal(format_args!("{service}: {status}"));
+        }
+        let detail = if status.message().is_empty() {
+            default_detail(code)
+        } else {
+            status.message().to_owned()
+        };
+        Self::new(code, detail)
+    }
+}
+
+fn default_detail(code: StatusCode) -> String {
+    code.canonical_reason().unwrap_or("Request failed").to_owned()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(ErrorBody { detail: self.detail })).into_response();
+        if let Some(seconds) = self.retry_after
+            && let Ok(value) = HeaderValue::from_str(&seconds.to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        response
+    }
+}
+
+/// Maps a gRPC error from `service`: `.map_err(upstream("coaching"))`.
+pub fn upstream(service: &'static str) -> impl Fn(tonic::Status) -> ApiError {
+    move |status| ApiError::from_grpc(service, status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_error_keeps_the_services_detail() {
+        let e = ApiError::from_grpc(
+            "booking",
+            tonic::Status::already_exists("This slot is already booked."),
+        );
+        assert_eq!(
+            (e.status, e.detail.as_str()),
+            (StatusCode::CONFLICT, "This slot is already booked.")
+        );
+    }
+
+    #[test]
+    fn an_internal_error_hides_its_cause() {
+        let e = ApiError::from_grpc(
+            "booking",
+            tonic::Status::internal("relation booking.x does not exist"),
+        );
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!e.detail.contains("relation"));
+    }
+
+    #[test]
+    fn an_unreachable_service_is_named_in_a_503() {
+        let e = ApiError::from_grpc("coaching", tonic::Status::unavailable("tcp connect error"));
+        assert_eq!(e.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(e.detail.contains("coaching"));
+    }
+}

@@ -1,0 +1,115 @@
+//! Extractors whose rejections are [`ApiError`]s with a `detail`: JSON bodies, query strings and
+//! the signed-in [`Session`].
+
+use std::sync::Arc;
+
+use axum::{
+    extract::{FromRequest, FromRequestParts, Request, rejection::JsonRejection},
+    http::{StatusCode, request::Parts},
+};
+use proto::auth::Caller;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body. Malformed JSON and wrong types are 400, a wrong media type 415, a body over
+/// the limit 413.
+pub struct Json<T>(pub T);
+
+impl<S, T> FromRequest<S> for Json<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(Json(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Send the body as JSON with the header Content-Type: application/json.",
+        ),
+        JsonRejection::JsonSyntaxError(e) => {
+            ApiError::bad_request(format!("The body is not valid JSON: {}", e.body_text()))
+        }
+        JsonRejection::JsonDataError(e) => ApiError::bad_request(format!(
+            "The body has a wrong or missing field: {}",
+            e.body_text()
+        )),
+        other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large.")
+        }
+        other => ApiError::bad_request(other.body_text()),
+    }
+}
+
+/// A query string. Missing or wrong-typed parameters are 400.
+pub struct Query<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for Query<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(v)| Query(v))
+            .map_err(|e| ApiError::bad_request(format!("Invalid query parameters: {}", e.body_text())))
+    }
+}
+
+/// The signed-in caller and the token they came with (forwarded to the services).
+/// Present on every route whose access is not public; see `routes::authorize`.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub caller: Caller,
+    pub token: Arc<str>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Session {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<Session>()
+            .cloned()
+            .ok_or_else(|| ApiError::unauthorized("Please sign in to do this."))
+    }
+}
+
+/// The client's address: the right-most `X-Forwarded-For` entry (the one nginx appended), else
+/// the peer address.
+pub struct ClientIp(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty());
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0.ip().to_string());
+        Ok(ClientIp(
+            forwarded.or(peer).unwrap_or_else(|| "unknown".to_owned()),
+        ))
+    }
+}

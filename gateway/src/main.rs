@@ -1,0 +1,18 @@
+use gateway::{Config, build};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let telemetry = proto::telemetry::init("gateway");
+    let result = async {
+        build(Config::from_env()?)
+            .await?
+            .run_until(proto::shutdown_signal())
+            .await
+    }
+    .await;
+    if let Err(error) = &result {
+        tracing::error!(error = format!("{error:#}"), "gateway stopped");
+    }
+    telemetry.shutdown();
+    result
+}

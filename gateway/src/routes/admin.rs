@@ -1,0 +1,7 @@
+//! `admin` routes.
+
+use super::Route;
+
+pub fn routes() -> Vec<Route> {
+    Vec::new()
+}

@@ -1,0 +1,7 @@
+//! `booking` routes.
+
+use super::Route;
+
+pub fn routes() -> Vec<Route> {
+    Vec::new()
+}

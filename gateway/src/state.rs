@@ -1,0 +1,134 @@
+//! What every handler shares: one lazily connected channel per service, the token verifier, the
+//! Redis handle and the configuration. Cheap to clone.
+
+use std::{future::Future, ops::Deref, sync::Arc, time::Duration};
+
+use proto::{
+    booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient,
+    gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient,
+};
+use rand::Rng;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::{
+    config::Config,
+    error::{ApiError, upstream},
+    extract::Session,
+    redis_store::RedisStore,
+};
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub config: Config,
+    pub verifier: proto::auth::TokenVerifier,
+    pub identity: IdentityClient<Channel>,
+    pub coaching: CoachingClient<Channel>,
+    pub booking: BookingClient<Channel>,
+    pub gym: GymClient<Channel>,
+    /// The channels again, by service name, for readiness checks.
+    pub channels: Vec<(&'static str, Channel)>,
+    pub redis: RedisStore,
+}
+
+impl Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+/// A channel that connects on first use, so start order does not matter.
+fn channel(url: &str) -> anyhow::Result<Channel> {
+    Ok(Endpoint::from_shared(url.to_owned())?
+        .connect_timeout(Duration::from_millis(500))
+        .tcp_nodelay(true)
+        .http2_keep_alive_interval(Duration::from_secs(30))
+        .keep_alive_while_idle(true)
+        .connect_lazy())
+}
+
+impl AppState {
+    pub fn new(config: Config) -> anyhow::Result<Self> {
+        let verifier = proto::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
+        let identity = channel(&config.identity_url)?;
+        let coaching = channel(&config.coaching_url)?;
+        let booking = channel(&config.booking_url)?;
+        let gym = channel(&config.gym_url)?;
+        let redis = RedisStore::new(&config.redis_url, config.redis_namespace.clone())?;
+        Ok(Self(Arc::new(Inner {
+            verifier,
+            identity: IdentityClient::new(identity.clone()),
+            coaching: CoachingClient::new(coaching.clone()),
+            booking: BookingClient::new(booking.clone()),
+            gym: GymClient::new(gym.clone()),
+            channels: vec![
+                ("identity", identity),
+                ("coaching", coaching),
+                ("booking", booking),
+                ("gym", gym),
+            ],
+            redis,
+            config,
+        })))
+    }
+
+    /// A gRPC request with the deadline, the trace context and, when signed in, the caller's token.
+    pub fn request<T>(&self, session: Option<&Session>, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request.set_timeout(self.config.grpc_deadline);
+        proto::telemetry::inject(request.metadata_mut());
+        if let Some(session) = session
+            && let Ok(value) = format!("Bearer {}", session.token).parse()
+        {
+            request.metadata_mut().insert("authorization", value);
+        }
+        request
+    }
+}
+
+/// Calls an idempotent read, retrying once after a short random pause when the service was
+/// unreachable, and maps the outcome to an [`ApiError`] naming `service`.
+/// Prefer the [`read!`](crate::read) macro, which builds `call` for one RPC.
+pub async fn read<T, F, Fut>(service: &'static str, mut call: F) -> Result<T, ApiError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+{
+    match call().await {
+        Ok(response) => Ok(response.into_inner()),
+        Err(status) if status.code() == tonic::Code::Unavailable => {
+            let pause = rand::thread_rng().gen_range(20..80);
+            tokio::time::sleep(Duration::from_millis(pause)).await;
+            call()
+                .await
+                .map(tonic::Response::into_inner)
+                .map_err(upstream(service))
+        }
+        Err(status) => Err(ApiError::from_grpc(service, status)),
+    }
+}
+
+/// Calls a write once and maps the outcome to an [`ApiError`] naming `service`.
+pub async fn write<T>(
+    service: &'static str,
+    call: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+) -> Result<T, ApiError> {
+    call.await
+        .map(tonic::Response::into_inner)
+        .map_err(upstream(service))
+}
+
+/// An idempotent read of one RPC, retried once when the service was unreachable:
+/// `read!(state, identity.get_me, Some(&session), message)`.
+#[macro_export]
+macro_rules! read {
+    ($state:expr, $service:ident . $rpc:ident, $session:expr, $message:expr) => {
+        $crate::state::read(stringify!($service), || {
+            let mut client = $state.$service.clone();
+            let request = $state.request($session, $message.clone());
+            async move { client.$rpc(request).await }
+        })
+    };
+}

@@ -1,0 +1,205 @@
+//! Starts the mesh and offers typed helpers; tests keep their assertions in view.
+
+use std::{net::SocketAddr, time::Duration};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, PgConnection};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+pub const ADMIN_EMAIL: &str = "admin@mesh.test";
+pub const ADMIN_PASSWORD: &str = "admin-password";
+
+/// A running mesh. Dropping it stops every process.
+pub struct Mesh {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub database_url: String,
+    pub redis_namespace: String,
+    pub keys: (String, String),
+    stops: Vec<oneshot::Sender<()>>,
+}
+
+impl Drop for Mesh {
+    fn drop(&mut self) {
+        for stop in self.stops.drain(..) {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn any_port() -> SocketAddr {
+    ([127, 0, 0, 1], 0).into()
+}
+
+/// A fresh database for one test.
+pub async fn fresh_database() -> String {
+    let name = format!("t_mesh_{}", Uuid::new_v4().simple());
+    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
+        .await
+        .expect("PostgreSQL is up");
+    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
+        .await
+        .expect("create test database");
+    format!("postgres://postgres@127.0.0.1:5432/{name}")
+}
+
+fn spawn<F>(stops: &mut Vec<oneshot::Sender<()>>, run: impl FnOnce(oneshot::Receiver<()>) -> F)
+where
+    F: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let (tx, rx) = oneshot::channel();
+    stops.push(tx);
+    let fut = run(rx);
+    tokio::spawn(async move {
+        if let Err(e) = fut.await {
+            eprintln!("mesh process stopped: {e:#}");
+        }
+    });
+}
+
+fn stopped(rx: oneshot::Receiver<()>) -> impl Future<Output = ()> + Send + 'static {
+    async move {
+        let _ = rx.await;
+    }
+}
+
+impl Mesh {
+    /// Starts identity, coaching, booking and gym services and the gateway.
+    pub async fn start() -> Mesh {
+        let database_url = fresh_database().await;
+        let redis_namespace = format!("mesh-{}", Uuid::new_v4().simple());
+        let redis_url = "redis://127.0.0.1:6379".to_owned();
+        let (private, public) = proto::auth::generate_keypair();
+        let mut stops = Vec::new();
+
+        let identity = identity_svc::build(identity_svc::Config {
+            database_url: database_url.clone(),
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            jwt_private_key: private.clone(),
+            jwt_public_key: public.clone(),
+            redis_url: redis_url.clone(),
+            redis_namespace: redis_namespace.clone(),
+            admin: Some(identity_svc::AdminSeed {
+                email: ADMIN_EMAIL.into(),
+                password: ADMIN_PASSWORD.into(),
+                full_name: "Mesh Admin".into(),
+            }),
+        })
+        .await
+        .expect("identity-svc builds");
+        let identity_url = format!("http://127.0.0.1:{}", identity.port());
+        spawn(&mut stops, |rx| identity.run_until(stopped(rx)));
+
+        let upload_dir = std::env::temp_dir().join(format!("courtside-uploads-{}", Uuid::new_v4().simple()));
+        let gateway = gateway::build(gateway::Config {
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            identity_url,
+            coaching_url: "http://127.0.0.1:1".into(),
+            booking_url: "http://127.0.0.1:1".into(),
+            gym_url: "http://127.0.0.1:1".into(),
+            jwt_public_key: public.clone(),
+            redis_url,
+            redis_namespace: redis_namespace.clone(),
+            upload_dir,
+            auth_rate_limit_per_minute: 100_000,
+            auth_rate_limit_per_email_per_minute: 100_000,
+            grpc_deadline: Duration::from_secs(3),
+        })
+        .await
+        .expect("gateway builds");
+        let base = format!("http://127.0.0.1:{}/api", gateway.port());
+        spawn(&mut stops, |rx| gateway.run_until(stopped(rx)));
+
+        let mesh = Mesh {
+            base,
+            http: reqwest::Client::new(),
+            database_url,
+            redis_namespace,
+            keys: (private, public),
+            stops,
+        };
+        mesh.wait_until_ready().await;
+        mesh
+    }
+
+    async fn wait_until_ready(&self) {
+        for _ in 0..200 {
+            if let Ok(r) = self
+                .http
+                .post(self.url("/auth/login"))
+                .json(&json!({"email": "x@y.z", "password": "nope"}))
+                .send()
+                .await
+                && r.status() == StatusCode::UNAUTHORIZED
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the mesh did not become ready");
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Sends a request with an optional bearer token and JSON body; returns status and JSON
+    /// (Null when the body is empty).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.http.request(method, self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("the gateway answers");
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        self.call(Method::GET, path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, path, token, Some(body)).await
+    }
+
+    /// Registers a new user with `role` and returns (token, user).
+    pub async fn register(&self, role: &str) -> (String, Value) {
+        let email = format!("{role}-{}@mesh.test", Uuid::new_v4().simple());
+        let (status, body) = self
+            .post("/auth/register", None, json!({"email": email, "password": "password1", "full_name": format!("Test {role}"), "role": role}))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "register {role}: {body}");
+        (
+            body["token"].as_str().expect("a token").to_owned(),
+            body["user"].clone(),
+        )
+    }
+
+    /// Signs in as the seeded admin.
+    pub async fn admin(&self) -> String {
+        let (status, body) = self
+            .post(
+                "/auth/login",
+                None,
+                json!({"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "admin login: {body}");
+        body["token"].as_str().expect("a token").to_owned()
+    }
+}

@@ -1,0 +1,6 @@
+//! The mesh: all four services and the gateway started in-process on free ports against a fresh
+//! PostgreSQL database and the real Redis, driven over HTTP through `/api`.
+
+mod helpers;
+
+mod auth;

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Stops exactly what deploy/up.sh started from the same STATE_DIR (default deploy/.state): nginx,
+# the gateway and the four services, by their pid files. PostgreSQL, Redis and the database stay.
+# shellcheck source=deploy/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+load_config
+stop_all
+ok "stopped the mesh of $STATE_DIR"

@@ -1,0 +1,599 @@
+# shellcheck shell=bash
+# Shared by up.sh, down.sh and test.sh: configuration from the environment, installing what a fresh
+# Debian machine lacks, PostgreSQL and Redis, keys, the nginx config, starting and stopping processes.
+# Sourced, never run. Every function is safe to call twice.
+
+set -Eeuo pipefail
+
+COURTSIDE_ROOT="${COURTSIDE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+DEPLOY_DIR="$COURTSIDE_ROOT/deploy"
+
+# The five Rust processes, in start order (the gateway connects lazily, so order is cosmetic).
+SERVICES=(identity-svc coaching-svc booking-svc gym-svc)
+PROCESSES=("${SERVICES[@]}" gateway)
+
+# ---------------------------------------------------------------------------------------------
+# Messages
+# ---------------------------------------------------------------------------------------------
+
+if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then
+  C_BOLD=$'\e[1m' C_RED=$'\e[31m' C_GREEN=$'\e[32m' C_YELLOW=$'\e[33m' C_OFF=$'\e[0m'
+else
+  C_BOLD='' C_RED='' C_GREEN='' C_YELLOW='' C_OFF=''
+fi
+
+log() { printf '%s==>%s %s\n' "$C_BOLD" "$C_OFF" "$*" >&2; }
+warn() { printf '%swarning:%s %s\n' "$C_YELLOW" "$C_OFF" "$*" >&2; }
+die() {
+  printf '%serror:%s %s\n' "$C_RED" "$C_OFF" "$*" >&2
+  exit 1
+}
+ok() { printf '%s✔%s %s\n' "$C_GREEN" "$C_OFF" "$*" >&2; }
+
+# ---------------------------------------------------------------------------------------------
+# Configuration: every knob is an environment variable with a default (see README.md).
+# ---------------------------------------------------------------------------------------------
+
+load_config() {
+  STATE_DIR="${STATE_DIR:-$DEPLOY_DIR/.state}"
+  mkdir -p "$STATE_DIR"
+  STATE_DIR="$(cd "$STATE_DIR" && pwd)"
+  LOG_DIR="${LOG_DIR:-$STATE_DIR/logs}"
+  RUN_DIR="$STATE_DIR/run"
+  KEY_DIR="$STATE_DIR/keys"
+  UPLOAD_DIR="${UPLOAD_DIR:-$STATE_DIR/uploads}"
+
+  PROFILE="${PROFILE:-release}"
+  case "$PROFILE" in
+    release | debug) ;;
+    *) die "PROFILE must be release or debug, not '$PROFILE'" ;;
+  esac
+  local target_dir="${CARGO_TARGET_DIR:-$COURTSIDE_ROOT/target}"
+  [[ "$target_dir" = /* ]] || target_dir="$COURTSIDE_ROOT/$target_dir"
+  BIN_DIR="${BIN_DIR:-$target_dir/$PROFILE}"
+  WEB_DIR="$COURTSIDE_ROOT/web"
+  WEB_DIST="${WEB_DIST:-$WEB_DIR/dist}"
+
+  BIND_HOST="${BIND_HOST:-127.0.0.1}"
+  PORT="${PORT:-8080}"
+  GATEWAY_PORT="${GATEWAY_PORT:-8000}"
+  SERVICE_PORT_BASE="${SERVICE_PORT_BASE:-50050}"
+  OPS_PORT_BASE="${OPS_PORT_BASE:-9100}"
+  IDENTITY_PORT="${IDENTITY_PORT:-$((SERVICE_PORT_BASE + 1))}"
+  COACHING_PORT="${COACHING_PORT:-$((SERVICE_PORT_BASE + 2))}"
+  BOOKING_PORT="${BOOKING_PORT:-$((SERVICE_PORT_BASE + 3))}"
+  GYM_PORT="${GYM_PORT:-$((SERVICE_PORT_BASE + 4))}"
+  GATEWAY_OPS_PORT="${GATEWAY_OPS_PORT:-$OPS_PORT_BASE}"
+  IDENTITY_OPS_PORT="${IDENTITY_OPS_PORT:-$((OPS_PORT_BASE + 1))}"
+  COACHING_OPS_PORT="${COACHING_OPS_PORT:-$((OPS_PORT_BASE + 2))}"
+  BOOKING_OPS_PORT="${BOOKING_OPS_PORT:-$((OPS_PORT_BASE + 3))}"
+  GYM_OPS_PORT="${GYM_OPS_PORT:-$((OPS_PORT_BASE + 4))}"
+
+  PGHOST="${PGHOST:-127.0.0.1}"
+  PGPORT="${PGPORT:-5432}"
+  PGUSER="${PGUSER:-postgres}"
+  export PGHOST PGPORT PGUSER
+  DB_NAME="${DB_NAME:-courtside}"
+  if [[ -n "${PGPASSWORD:-}" ]]; then
+    export PGPASSWORD
+    DATABASE_URL="postgres://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$DB_NAME"
+  else
+    DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$DB_NAME"
+  fi
+
+  REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+  REDIS_NAMESPACE="${REDIS_NAMESPACE:-courtside}"
+  RUST_LOG="${RUST_LOG:-info}"
+  OTEL_EXPORTER_OTLP_ENDPOINT="${OTEL_EXPORTER_OTLP_ENDPOINT:-}"
+  AUTH_RATE_LIMIT_PER_MINUTE="${AUTH_RATE_LIMIT_PER_MINUTE:-20}"
+  AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE="${AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE:-10}"
+
+  ADMIN_EMAIL="${ADMIN_EMAIL:-admin@courtside.local}"
+  ADMIN_NAME="${ADMIN_NAME:-Courtside Admin}"
+  ADMIN_PASSWORD_FILE="$STATE_DIR/admin_password"
+  # ADMIN_PASSWORD: taken from the environment, else from the state folder (see ensure_admin_password).
+  ADMIN_PASSWORD="${ADMIN_PASSWORD:-}"
+
+  JWT_PRIVATE_KEY_FILE="$KEY_DIR/jwt_private.pem"
+  JWT_PUBLIC_KEY_FILE="$KEY_DIR/jwt_public.pem"
+
+  READY_TIMEOUT="${READY_TIMEOUT:-90}"
+  STOP_TIMEOUT="${STOP_TIMEOUT:-15}"
+  BASE_URL="http://127.0.0.1:$PORT"
+}
+
+# port_of NAME -> the process's main listening port; ops_port_of NAME -> its ops port.
+port_of() {
+  case "$1" in
+    identity-svc) echo "$IDENTITY_PORT" ;;
+    coaching-svc) echo "$COACHING_PORT" ;;
+    booking-svc) echo "$BOOKING_PORT" ;;
+    gym-svc) echo "$GYM_PORT" ;;
+    gateway) echo "$GATEWAY_PORT" ;;
+    nginx) echo "$PORT" ;;
+    *) die "unknown process $1" ;;
+  esac
+}
+
+ops_port_of() {
+  case "$1" in
+    identity-svc) echo "$IDENTITY_OPS_PORT" ;;
+    coaching-svc) echo "$COACHING_OPS_PORT" ;;
+    booking-svc) echo "$BOOKING_OPS_PORT" ;;
+    gym-svc) echo "$GYM_OPS_PORT" ;;
+    gateway) echo "$GATEWAY_OPS_PORT" ;;
+    *) die "unknown process $1" ;;
+  esac
+}
+
+# process_env NAME: the exact environment (KEY=VALUE lines) a process is started with. This is the
+# process contract; docker-compose.yml and deploy/k8s/ use the same names (check_consistency.py).
+process_env() {
+  local name="$1"
+  echo "RUST_LOG=$RUST_LOG"
+  [[ -n "$OTEL_EXPORTER_OTLP_ENDPOINT" ]] && echo "OTEL_EXPORTER_OTLP_ENDPOINT=$OTEL_EXPORTER_OTLP_ENDPOINT"
+  echo "JWT_PUBLIC_KEY_FILE=$JWT_PUBLIC_KEY_FILE"
+  echo "REDIS_URL=$REDIS_URL"
+  echo "REDIS_NAMESPACE=$REDIS_NAMESPACE"
+  echo "LISTEN_ADDR=$BIND_HOST:$(port_of "$name")"
+  echo "OPS_ADDR=$BIND_HOST:$(ops_port_of "$name")"
+  case "$name" in
+    gateway)
+      echo "IDENTITY_URL=http://$BIND_HOST:$IDENTITY_PORT"
+      echo "COACHING_URL=http://$BIND_HOST:$COACHING_PORT"
+      echo "BOOKING_URL=http://$BIND_HOST:$BOOKING_PORT"
+      echo "GYM_URL=http://$BIND_HOST:$GYM_PORT"
+      echo "UPLOAD_DIR=$UPLOAD_DIR"
+      echo "AUTH_RATE_LIMIT_PER_MINUTE=$AUTH_RATE_LIMIT_PER_MINUTE"
+      echo "AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=$AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE"
+      ;;
+    *)
+      echo "DATABASE_URL=$DATABASE_URL"
+      ;;
+  esac
+  case "$name" in
+    identity-svc)
+      echo "JWT_PRIVATE_KEY_FILE=$JWT_PRIVATE_KEY_FILE"
+      echo "ADMIN_EMAIL=$ADMIN_EMAIL"
+      echo "ADMIN_PASSWORD=$ADMIN_PASSWORD"
+      echo "ADMIN_NAME=$ADMIN_NAME"
+      ;;
+    booking-svc)
+      echo "COACHING_URL=http://$BIND_HOST:$COACHING_PORT"
+      ;;
+  esac
+}
+
+# ---------------------------------------------------------------------------------------------
+# Installing what is missing (Debian)
+# ---------------------------------------------------------------------------------------------
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    die "need root to run: $* (install sudo or run as root)"
+  fi
+}
+
+APT_UPDATED=0
+# apt_install PKG...: installs the packages dpkg does not know as installed; apt-get update at most once.
+apt_install() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  ((${#missing[@]})) || return 0
+  command -v apt-get >/dev/null || die "missing packages (${missing[*]}) and no apt-get to install them"
+  if ((APT_UPDATED == 0)); then
+    log "apt-get update"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    APT_UPDATED=1
+  fi
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# ensure_system_packages: what up.sh needs from Debian, installed only when its command is missing.
+ensure_system_packages() {
+  local pkgs=()
+  command -v curl >/dev/null || pkgs+=(curl ca-certificates)
+  command -v openssl >/dev/null || pkgs+=(openssl)
+  command -v nginx >/dev/null || pkgs+=(nginx)
+  command -v pg_isready >/dev/null || pkgs+=(postgresql-client)
+  if [[ "$PGHOST" == 127.0.0.1 || "$PGHOST" == localhost ]] && ! pg_cluster_installed; then
+    pkgs+=(postgresql)
+  fi
+  command -v redis-cli >/dev/null || pkgs+=(redis-tools)
+  if redis_is_local && ! command -v redis-server >/dev/null; then
+    pkgs+=(redis-server)
+  fi
+  if [[ "${SKIP_BUILD:-}" != 1 ]]; then
+    { command -v cc >/dev/null && command -v make >/dev/null; } || pkgs+=(build-essential)
+    command -v pkg-config >/dev/null || pkgs+=(pkg-config)
+  fi
+  ((${#pkgs[@]} == 0)) || apt_install "${pkgs[@]}"
+}
+
+# ensure_toolchains: cargo, node and npm come with the machine; say so plainly when they do not.
+ensure_toolchains() {
+  [[ "${SKIP_BUILD:-}" == 1 || "${SKIP_CARGO_BUILD:-}" == 1 ]] || command -v cargo >/dev/null ||
+    die "cargo not found: install Rust with rustup (https://rustup.rs) and put ~/.cargo/bin on PATH"
+  if [[ "${SKIP_BUILD:-}" != 1 && "${SKIP_WEB_BUILD:-}" != 1 ]]; then
+    command -v node >/dev/null || die "node not found: install Node.js 20 or newer"
+    command -v npm >/dev/null || die "npm not found: install npm (comes with Node.js)"
+    local major
+    major="$(node -p 'process.versions.node.split(".")[0]')"
+    ((major >= 20)) || die "Node.js $major is too old: the web app needs 20 or newer"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL and Redis
+# ---------------------------------------------------------------------------------------------
+
+pg_cluster_installed() { compgen -G "/etc/postgresql/*/main" >/dev/null; }
+
+newest_pg_version() {
+  local dirs=(/etc/postgresql/*/main)
+  printf '%s\n' "${dirs[@]}" | cut -d/ -f4 | sort -V | tail -n1
+}
+
+pg_answers() { pg_isready -q -h "$PGHOST" -p "$PGPORT" -t 2 >/dev/null 2>&1; }
+
+psql_admin() { psql -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
+
+wait_until() { # wait_until SECONDS CMD...: polls CMD every 0.2 s
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+}
+
+ensure_postgres() {
+  if ! pg_answers; then
+    [[ "$PGHOST" == 127.0.0.1 || "$PGHOST" == localhost ]] ||
+      die "PostgreSQL at $PGHOST:$PGPORT does not answer (and is not local, so it is not started here)"
+    pg_cluster_installed || die "no PostgreSQL cluster under /etc/postgresql (install the postgresql package)"
+    local version
+    version="$(newest_pg_version)"
+    log "starting PostgreSQL $version"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start ||
+      die "PostgreSQL $version did not start; see /var/log/postgresql/postgresql-$version-main.log"
+    wait_until 30 pg_answers || die "PostgreSQL at $PGHOST:$PGPORT did not answer within 30 s"
+  fi
+  if ! psql_admin -tAc 'select 1' >/dev/null 2>&1; then
+    # A fresh Debian cluster asks for a password over TCP. For a local development cluster we let the
+    # postgres role in from the loopback address only, as the machines this project runs on do.
+    if [[ "$PGHOST" == 127.0.0.1 && "$PGUSER" == postgres && -z "${PGPASSWORD:-}" ]] && pg_cluster_installed; then
+      local hba
+      hba="/etc/postgresql/$(newest_pg_version)/main/pg_hba.conf"
+      warn "PostgreSQL refused $PGUSER@$PGHOST without a password; allowing it from loopback in $hba"
+      as_root sed -i '1i host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust' "$hba"
+      as_root runuser -u postgres -- psql -X -q -c 'select pg_reload_conf()' >/dev/null
+      sleep 0.5
+    fi
+    psql_admin -tAc 'select 1' >/dev/null ||
+      die "cannot sign in to PostgreSQL as $PGUSER at $PGHOST:$PGPORT (set PGUSER/PGPASSWORD)"
+  fi
+}
+
+redis_host_port() { # from REDIS_URL: prints "host port"
+  local rest="${REDIS_URL#*://}"
+  rest="${rest##*@}"
+  rest="${rest%%/*}"
+  local host="${rest%%:*}" port=6379
+  [[ "$rest" == *:* ]] && port="${rest##*:}"
+  echo "$host $port"
+}
+
+redis_is_local() {
+  local host _port
+  read -r host _port < <(redis_host_port)
+  [[ "$host" == 127.0.0.1 || "$host" == localhost ]]
+}
+
+redis_answers() {
+  local host port
+  read -r host port < <(redis_host_port)
+  [[ "$(redis-cli -h "$host" -p "$port" ping 2>/dev/null)" == PONG ]]
+}
+
+ensure_redis() {
+  redis_answers && return 0
+  redis_is_local || die "Redis at $REDIS_URL does not answer (and is not local, so it is not started here)"
+  local _host port
+  read -r _host port < <(redis_host_port)
+  log "starting Redis on 127.0.0.1:$port"
+  as_root mkdir -p /var/lib/redis /var/log/redis
+  as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$port" --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  wait_until 15 redis_answers || die "Redis on port $port did not answer within 15 s; see /var/log/redis/ci.log"
+}
+
+db_exists() { [[ "$(psql_admin -tAc "select 1 from pg_database where datname = '$1'")" == 1 ]]; }
+
+# ensure_database NAME [fresh]: creates it when missing; "fresh" drops it first.
+ensure_database() {
+  local name="$1" fresh="${2:-}"
+  [[ "$name" =~ ^[a-z_][a-z0-9_]*$ ]] || die "DB_NAME must be a plain lower-case identifier, not '$name'"
+  if [[ "$fresh" == fresh ]] && db_exists "$name"; then
+    log "dropping database $name"
+    psql_admin -c "drop database \"$name\" with (force)"
+  fi
+  if ! db_exists "$name"; then
+    log "creating database $name"
+    psql_admin -c "create database \"$name\""
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Builds
+# ---------------------------------------------------------------------------------------------
+
+build_rust() {
+  local args=(build --workspace --bins)
+  [[ "$PROFILE" == release ]] && args+=(--release)
+  log "cargo ${args[*]}"
+  (cd "$COURTSIDE_ROOT" && cargo "${args[@]}")
+}
+
+# npm_ci_if_needed: npm ci when node_modules is missing or older than package-lock.json.
+npm_ci_if_needed() {
+  [[ -f "$WEB_DIR/package-lock.json" ]] || die "web/package-lock.json is missing"
+  local marker="$WEB_DIR/node_modules/.package-lock.json"
+  if [[ ! -f "$marker" || "$WEB_DIR/package-lock.json" -nt "$marker" ]]; then
+    log "npm ci (web)"
+    (cd "$WEB_DIR" && npm ci --no-audit --no-fund)
+  fi
+}
+
+build_web() {
+  npm_ci_if_needed
+  log "npm run build (web)"
+  (cd "$WEB_DIR" && npm run build)
+}
+
+# ---------------------------------------------------------------------------------------------
+# Secrets: dev keys and the admin password, made once per state folder and never committed.
+# ---------------------------------------------------------------------------------------------
+
+ensure_keys() {
+  mkdir -p "$KEY_DIR"
+  chmod 700 "$KEY_DIR"
+  if [[ ! -s "$JWT_PRIVATE_KEY_FILE" ]]; then
+    log "generating an Ed25519 signing key in $KEY_DIR"
+    (umask 077 && openssl genpkey -algorithm ed25519 -out "$JWT_PRIVATE_KEY_FILE")
+    rm -f "$JWT_PUBLIC_KEY_FILE"
+  fi
+  if [[ ! -s "$JWT_PUBLIC_KEY_FILE" ]]; then
+    openssl pkey -in "$JWT_PRIVATE_KEY_FILE" -pubout -out "$JWT_PUBLIC_KEY_FILE"
+  fi
+}
+
+ensure_admin_password() {
+  if [[ -z "$ADMIN_PASSWORD" ]]; then
+    if [[ ! -s "$ADMIN_PASSWORD_FILE" ]]; then
+      (umask 077 && openssl rand -base64 24 | tr -dc 'A-Za-z0-9' | head -c 20 >"$ADMIN_PASSWORD_FILE")
+    fi
+    ADMIN_PASSWORD="$(<"$ADMIN_PASSWORD_FILE")"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# nginx
+# ---------------------------------------------------------------------------------------------
+
+# render_template FILE VAR...: prints FILE with ${VAR} replaced for the named variables only, so
+# nginx's own $variables stay (the same rule as the nginx image's envsubst templates).
+render_template() {
+  local file="$1" text var value
+  shift
+  text="$(<"$file")"
+  for var in "$@"; do
+    value="${!var}"
+    text="${text//"\${$var}"/$value}"
+  done
+  printf '%s\n' "$text"
+}
+
+NGINX_TEMPLATE_VARS=(NGINX_LISTEN GATEWAY_UPSTREAM WEB_ROOT UPLOAD_DIR NGINX_SNIPPET_DIR)
+
+write_nginx_config() {
+  local dir="$STATE_DIR/nginx"
+  mkdir -p "$dir/tmp" "$LOG_DIR" "$RUN_DIR" "$UPLOAD_DIR"
+  # shellcheck disable=SC2034 # read by render_template through ${!var}
+  NGINX_LISTEN="$BIND_HOST:$PORT" GATEWAY_UPSTREAM="$BIND_HOST:$GATEWAY_PORT" NGINX_SNIPPET_DIR="$dir"
+  WEB_ROOT="$WEB_DIST"
+  cp "$DEPLOY_DIR/nginx/security-headers.conf" "$dir/security-headers.conf"
+  render_template "$DEPLOY_DIR/nginx/courtside.conf.template" "${NGINX_TEMPLATE_VARS[@]}" >"$dir/courtside.conf"
+
+  local user_line=''
+  if [[ $EUID -eq 0 ]]; then
+    # Workers drop to www-data when it can read the build and the uploads; a checkout under a
+    # private home folder falls back to root workers (a development machine only).
+    local nginx_user="${NGINX_USER:-www-data}"
+    if id "$nginx_user" >/dev/null 2>&1 &&
+      runuser -u "$nginx_user" -- test -r "$WEB_ROOT/index.html" 2>/dev/null &&
+      runuser -u "$nginx_user" -- test -x "$UPLOAD_DIR" 2>/dev/null; then
+      user_line="user $nginx_user;"
+    else
+      [[ -n "${NGINX_USER:-}" ]] || warn "nginx workers run as root: www-data cannot read $WEB_ROOT or $UPLOAD_DIR"
+      user_line="user root;"
+    fi
+  fi
+  local mime_types=/etc/nginx/mime.types
+  [[ -f "$mime_types" ]] || die "$mime_types not found (is nginx installed?)"
+  cat >"$STATE_DIR/nginx.conf" <<EOF
+# Generated by deploy/up.sh from deploy/nginx/courtside.conf.template: edit the template, not this.
+$user_line
+worker_processes auto;
+daemon off;
+pid $RUN_DIR/nginx.master.pid;
+error_log $LOG_DIR/nginx-error.log warn;
+
+events {
+    worker_connections 1024;
+}
+
+http {
+    include $mime_types;
+    default_type application/octet-stream;
+    access_log $LOG_DIR/nginx-access.log;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_timeout 65;
+    client_body_temp_path $dir/tmp/client_body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+
+    include $dir/courtside.conf;
+}
+EOF
+}
+
+nginx_cmd() { echo nginx -e "$LOG_DIR/nginx-error.log" -c "$STATE_DIR/nginx.conf" -p "$STATE_DIR/"; }
+
+nginx_test_config() {
+  local out
+  # shellcheck disable=SC2046
+  out="$($(nginx_cmd) -t 2>&1)" || die "nginx rejected the generated config:"$'\n'"$out"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Processes: one pid file and one log per process, in this state folder only.
+# ---------------------------------------------------------------------------------------------
+
+pid_file() { echo "$RUN_DIR/$1.pid"; }
+log_file() { echo "$LOG_DIR/$1.log"; }
+
+# pid_of NAME: prints the pid when NAME runs from this state folder (guarding against a reused pid).
+pid_of() {
+  local file pid cmdline
+  file="$(pid_file "$1")"
+  [[ -s "$file" ]] || return 1
+  pid="$(<"$file")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  case "$1" in
+    nginx) [[ "$cmdline" == *nginx* && "$cmdline" == *"$STATE_DIR"* ]] || return 1 ;;
+    *) [[ "$cmdline" == *"$1"* ]] || return 1 ;;
+  esac
+  echo "$pid"
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/$BIND_HOST/$1") 2>/dev/null; }
+
+# start_process NAME CMD...: runs CMD detached (own session), stdout and stderr to NAME's log.
+start_process() {
+  local name="$1" log pidf
+  shift
+  log="$(log_file "$name")"
+  pidf="$(pid_file "$name")"
+  mkdir -p "$LOG_DIR" "$RUN_DIR"
+  [[ -f "$log" ]] && mv -f "$log" "$log.prev"
+  rm -f "$pidf"
+  # The inner shell writes its own pid, then execs: the pid file names the process itself.
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log" 2>&1 &
+  wait_until 5 test -s "$pidf" || die "$name did not start (see $log)"
+}
+
+start_rust_process() {
+  local name="$1" bin="$BIN_DIR/$1" envs
+  [[ -x "$bin" ]] || die "$bin not found: build first (or unset SKIP_BUILD)"
+  mapfile -t envs < <(process_env "$name")
+  start_process "$name" env -i PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8 \
+    ${RUST_BACKTRACE:+RUST_BACKTRACE="$RUST_BACKTRACE"} "${envs[@]}" "$bin"
+}
+
+# stop_all: stops nginx, then the gateway, then the services of this state folder.
+stop_all() {
+  local name pid pids=() names=()
+  for name in nginx gateway "${SERVICES[@]}"; do
+    if pid="$(pid_of "$name")"; then
+      kill -TERM "$pid" 2>/dev/null || true
+      pids+=("$pid")
+      names+=("$name")
+    fi
+    rm -f "$(pid_file "$name")"
+  done
+  ((${#pids[@]})) || return 0
+  log "stopping ${names[*]}"
+  local deadline=$((SECONDS + STOP_TIMEOUT)) alive
+  while :; do
+    alive=()
+    for pid in "${pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null && alive+=("$pid")
+    done
+    ((${#alive[@]})) || break
+    if ((SECONDS >= deadline)); then
+      warn "still running after ${STOP_TIMEOUT}s, killing: ${alive[*]}"
+      kill -KILL "${alive[@]}" 2>/dev/null || true
+      break
+    fi
+    sleep 0.2
+  done
+}
+
+json_escape() { # a string as the inside of a JSON string
+  local s="${1//\\/\\\\}"
+  s="${s//\"/\\\"}"
+  printf '%s' "$s"
+}
+
+http_ok() { curl -fsS -o /dev/null -m 2 "$1" 2>/dev/null; }
+
+# http_status URL: prints the status code (000 when nothing answered).
+http_status() { curl -sS -o /dev/null -m 5 -w '%{http_code}' "$1" 2>/dev/null || true; }
+
+fail_with_log() { # fail_with_log NAME MESSAGE
+  local log
+  log="$(log_file "$1")"
+  printf '%serror:%s %s\n--- last 40 lines of %s ---\n' "$C_RED" "$C_OFF" "$2" "$log" >&2
+  tail -n 40 "$log" >&2 2>/dev/null || echo "(no log)" >&2
+  printf -- '---\n' >&2
+  exit 1
+}
+
+# wait_ready: every process's ops /readyz, the gateway's /readyz, then nginx serving the app and
+# proxying /api. Fails fast when a process exits, naming it and showing its log.
+wait_ready() {
+  local deadline=$((SECONDS + READY_TIMEOUT)) name pending
+  local -A url=()
+  for name in "${PROCESSES[@]}"; do
+    url[$name]="http://$BIND_HOST:$(ops_port_of "$name")/readyz"
+  done
+  url[gateway@listen]="http://$BIND_HOST:$GATEWAY_PORT/readyz"
+  url[nginx]="$BASE_URL/"
+  while :; do
+    pending=()
+    for name in "${!url[@]}"; do
+      local proc="${name%@*}"
+      pid_of "$proc" >/dev/null || fail_with_log "$proc" "$proc exited before it was ready"
+      if http_ok "${url[$name]}"; then
+        unset "url[$name]"
+      else
+        pending+=("$proc (${url[$name]})")
+      fi
+    done
+    ((${#pending[@]})) || break
+    if ((SECONDS >= deadline)); then
+      local first="${pending[0]%% *}"
+      fail_with_log "$first" "not ready after ${READY_TIMEOUT}s: ${pending[*]}"
+    fi
+    sleep 0.25
+  done
+  # nginx reaches the gateway: any answer but a proxy error.
+  local status
+  status="$(http_status "$BASE_URL/api/openapi.json")"
+  case "$status" in
+    502 | 503 | 504 | 000) fail_with_log nginx "nginx answers $status for /api/openapi.json: it cannot reach the gateway" ;;
+  esac
+}

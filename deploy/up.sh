@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Starts the whole Courtside mesh on this machine, without Docker: PostgreSQL and Redis (started if
+# they are not answering), the four services, the gateway and nginx with the web build.
+#
+#   ./deploy/up.sh               install what is missing, build (release), start, wait, print the URL
+#   ./deploy/up.sh --print-env   print each process's environment and exit (changes nothing)
+#
+# Safe to run twice: it first stops what it started before from the same STATE_DIR.
+# Every setting is an environment variable; README.md has the table. The common ones:
+#   PORT=8080 GATEWAY_PORT=8000 SERVICE_PORT_BASE=50050 OPS_PORT_BASE=9100 DB_NAME=courtside
+#   STATE_DIR=deploy/.state PROFILE=release|debug REDIS_NAMESPACE=courtside SKIP_BUILD=1 FRESH_DB=1
+# shellcheck source=deploy/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+load_config
+
+if [[ "${1:-}" == --print-env ]]; then
+  # Dry: no keys, no password file; placeholders show where they would be.
+  ADMIN_PASSWORD="${ADMIN_PASSWORD:-<generated into $ADMIN_PASSWORD_FILE>}"
+  for name in "${PROCESSES[@]}"; do
+    echo "[$name]"
+    process_env "$name"
+    echo
+  done
+  exit 0
+elif [[ $# -gt 0 ]]; then
+  die "usage: $0 [--print-env]"
+fi
+
+# 1. What the machine needs.
+ensure_toolchains
+ensure_system_packages
+ensure_postgres
+ensure_redis
+
+# 2. Whatever this state folder started before goes first, so the ports are ours to take.
+stop_all
+for name in nginx "${PROCESSES[@]}"; do
+  port="$(port_of "$name")"
+  if port_in_use "$port"; then
+    die "port $port (for $name) is taken by another program: stop it, or choose other ports (PORT, GATEWAY_PORT, SERVICE_PORT_BASE)"
+  fi
+  if [[ "$name" != nginx ]] && port_in_use "$(ops_port_of "$name")"; then
+    die "port $(ops_port_of "$name") (ops port of $name) is taken by another program: set OPS_PORT_BASE"
+  fi
+done
+
+# 3. Builds.
+if [[ "${SKIP_BUILD:-}" != 1 && "${SKIP_CARGO_BUILD:-}" != 1 ]]; then
+  build_rust
+fi
+if [[ "${SKIP_BUILD:-}" != 1 && "${SKIP_WEB_BUILD:-}" != 1 ]]; then
+  build_web
+fi
+for name in "${PROCESSES[@]}"; do
+  [[ -x "$BIN_DIR/$name" ]] || die "$BIN_DIR/$name is missing: run without SKIP_BUILD (PROFILE=$PROFILE)"
+done
+[[ -f "$WEB_DIST/index.html" ]] || die "$WEB_DIST/index.html is missing: run without SKIP_BUILD"
+
+# 4. Database, secrets, nginx config.
+if [[ "${FRESH_DB:-}" == 1 ]]; then
+  ensure_database "$DB_NAME" fresh
+else
+  ensure_database "$DB_NAME"
+fi
+ensure_keys
+ensure_admin_password
+write_nginx_config
+nginx_test_config
+
+# 5. Start everything, then wait for every readiness check.
+log "starting the services, the gateway and nginx (logs in $LOG_DIR)"
+# A mesh that did not come up is stopped again; its logs stay.
+trap 'status=$?; if ((status != 0)); then stop_all; fi' EXIT
+for name in "${PROCESSES[@]}"; do
+  start_rust_process "$name"
+done
+# shellcheck disable=SC2046
+start_process nginx $(nginx_cmd)
+wait_ready
+trap - EXIT
+
+# What test.sh and other tools read to find this mesh.
+(
+  umask 077
+  for var in BASE_URL PORT GATEWAY_PORT DB_NAME PROFILE LOG_DIR STATE_DIR UPLOAD_DIR ADMIN_EMAIL ADMIN_PASSWORD; do
+    printf '%s=%q\n' "$var" "${!var}"
+  done >"$STATE_DIR/mesh.env"
+)
+
+# The admin is created only when the database has none: say so if this password is not theirs.
+login_status="$(curl -sS -o /dev/null -m 10 -w '%{http_code}' -H 'Content-Type: application/json' \
+  --data "{\"email\":\"$(json_escape "$ADMIN_EMAIL")\",\"password\":\"$(json_escape "$ADMIN_PASSWORD")\"}" \
+  "$BASE_URL/api/auth/login" 2>/dev/null || true)"
+if [[ "$login_status" != 200 ]]; then
+  warn "signing in as $ADMIN_EMAIL answered $login_status: the database $DB_NAME may hold an admin made with an earlier password (FRESH_DB=1 starts over)"
+fi
+
+stop_hint=''
+[[ "$STATE_DIR" == "$DEPLOY_DIR/.state" ]] || stop_hint="STATE_DIR=$STATE_DIR "
+ok "Courtside is up ($PROFILE build, database $DB_NAME)"
+cat <<EOF
+
+  Open       $BASE_URL
+  Admin      $ADMIN_EMAIL / $ADMIN_PASSWORD
+  Logs       $LOG_DIR
+  Stop with  $stop_hint./deploy/down.sh
+
+EOF

@@ -32,13 +32,6 @@ impl Telemetry {
 
 /// Installs the global subscriber for `service`. Call once, at the start of `main`.
 pub fn init(service: &'static str) -> Telemetry {
-    global::set_text_map_propagator(TraceContextPropagator::new());
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let fmt = tracing_subscriber::fmt::layer()
-        .json()
-        .with_current_span(true)
-        .with_span_list(false);
-
     let provider = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
         .ok()
         .filter(|v| !v.is_empty())
@@ -56,6 +49,17 @@ pub fn init(service: &'static str) -> Telemetry {
                 }
             },
         );
+    init_with(service, provider)
+}
+
+/// Installs the global subscriber with the given trace provider (tests pass an in-memory one).
+pub fn init_with(service: &'static str, provider: Option<SdkTracerProvider>) -> Telemetry {
+    global::set_text_map_propagator(TraceContextPropagator::new());
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let fmt = tracing_subscriber::fmt::layer()
+        .json()
+        .with_current_span(true)
+        .with_span_list(false);
     let otel = provider
         .as_ref()
         .map(|p| tracing_opentelemetry::layer().with_tracer(p.tracer(service)));

@@ -11,13 +11,16 @@ pub mod booking;
 pub mod coaching;
 pub mod gym;
 
+use std::{collections::HashMap, sync::Arc};
+
 use axum::{
     extract::{Request, State},
-    http::Method,
+    http::{HeaderValue, Method, StatusCode, header},
     middleware::{self, Next},
-    response::Response,
+    response::{IntoResponse, Response},
 };
 use proto::auth::Role;
+use tokio::sync::Semaphore;
 use utoipa::openapi::{
     RefOr,
     path::{HttpMethod, Operation, Paths},
@@ -125,17 +128,74 @@ fn operations(paths: &Paths) -> Vec<(Method, String)> {
         .collect()
 }
 
+/// How many requests of a class may be in flight in one gateway before more are shed with 503
+/// (rather than queued): password hashing is the scarce resource for sign-in, so it gets few.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Class {
+    SignIn,
+    Read,
+    Write,
+}
+
+impl Class {
+    fn of(method: &Method, path: &str) -> Class {
+        if path == "/auth/login" || path == "/auth/register" {
+            Class::SignIn
+        } else if method == Method::GET {
+            Class::Read
+        } else {
+            Class::Write
+        }
+    }
+
+    fn limit(self) -> usize {
+        match self {
+            Class::SignIn => 64,
+            Class::Read => 4096,
+            Class::Write => 1024,
+        }
+    }
+}
+
+/// Answers 503 at once when the route's class is at its limit.
+async fn shed(State(permits): State<Arc<Semaphore>>, request: Request, next: Next) -> Response {
+    match permits.try_acquire() {
+        Ok(_permit) => next.run(request).await,
+        Err(_) => {
+            metrics::counter!("http_shed_total").increment(1);
+            let mut response = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Courtside is very busy right now. Please try again in a moment.",
+            )
+            .into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            response
+        }
+    }
+}
+
 /// The API router (mounted under `/api`) and its OpenAPI document.
 pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
     let mut router = utoipa_axum::router::OpenApiRouter::with_openapi(crate::openapi::base());
+    let mut classes: HashMap<Class, Arc<Semaphore>> = HashMap::new();
     for Route {
         access,
         handler: (schemas, mut paths, method_router),
     } in table()
     {
         document_access(&mut paths, access);
-        let method_router =
-            method_router.route_layer(middleware::from_fn_with_state((state.clone(), access), authorize));
+        let class = operations(&paths)
+            .first()
+            .map_or(Class::Write, |(method, path)| Class::of(method, path));
+        let permits = classes
+            .entry(class)
+            .or_insert_with(|| Arc::new(Semaphore::new(class.limit())))
+            .clone();
+        let method_router = method_router
+            .route_layer(middleware::from_fn_with_state((state.clone(), access), authorize))
+            .route_layer(middleware::from_fn_with_state(permits, shed));
         router = router.routes((schemas, paths, method_router));
     }
     let (router, openapi) = router.with_state(state).split_for_parts();
@@ -258,6 +318,13 @@ mod tests {
         let rows = rows();
         let unique: HashSet<_> = rows.iter().map(|r| (r.method.clone(), r.path.clone())).collect();
         assert_eq!(unique.len(), rows.len());
+    }
+
+    #[test]
+    fn sign_in_reads_and_writes_are_separate_classes() {
+        assert_eq!(Class::of(&Method::POST, "/auth/login"), Class::SignIn);
+        assert_eq!(Class::of(&Method::GET, "/coaches"), Class::Read);
+        assert_eq!(Class::of(&Method::POST, "/bookings"), Class::Write);
     }
 
     #[test]

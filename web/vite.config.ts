@@ -28,7 +28,8 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    pool: 'threads',
+    // Forks, not threads: a test may set process.env.TZ, which only a process honours.
+    pool: 'forks',
     maxWorkers: 2,
   },
 });

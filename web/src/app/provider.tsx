@@ -6,7 +6,7 @@ import { swrConfig } from '@/lib/swr';
 
 interface AppProviderProps {
   children: React.ReactNode;
-  /** Tests pass a fresh cache per render (`{ provider: () => new Map() }`). */
+  /** Test overrides (e.g. `dedupingInterval: 0`). Keep the default cache: mutations use it. */
   swr?: SWRConfiguration;
 }
 

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import { mutate } from 'swr';
 import { afterEach, vi } from 'vitest';
+
+// Route chunks load lazily, and the machine is small and shared: give findBy/waitFor room.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks a few browser APIs that Radix and sonner reach for.
 class ResizeObserverStub {
@@ -27,8 +31,10 @@ Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 window.scrollTo = (() => {}) as typeof window.scrollTo;
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // Mutations use SWR's global cache (as the app does); empty it so tests do not leak reads.
+  await mutate(() => true, undefined, { revalidate: false });
   localStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

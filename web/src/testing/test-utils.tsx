@@ -36,7 +36,7 @@ export function renderApp(path: string, { user, api = {} }: RenderAppOptions = {
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
-    <AppProvider swr={{ provider: () => new Map(), dedupingInterval: 0 }}>
+    <AppProvider swr={{ dedupingInterval: 0 }}>
       <RouterProvider router={router} />
     </AppProvider>,
   );

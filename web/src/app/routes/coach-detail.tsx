@@ -1,6 +1,88 @@
-import { FullPageSpinner } from '@/components/ui/spinner';
+import { ArrowLeft, UserX } from 'lucide-react';
+import * as React from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { AppHeader } from '@/components/layouts/dashboard-layout';
+import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { BookingDialog } from '@/features/booking/components/booking-dialog';
+import { useCoachAvailability } from '@/features/coaching/api/get-coach-availability';
+import { useCoachLocations } from '@/features/coaching/api/get-coach-locations';
+import { useCoachProfile } from '@/features/coaching/api/get-coach-profile';
+import type { AvailabilitySlot } from '@/features/coaching/api/types';
+import { AvailableSlotsCard } from '@/features/coaching/components/available-slots-card';
+import { CoachProfileHeader } from '@/features/coaching/components/coach-profile-header';
+import { TrainingLocationsCard } from '@/features/coaching/components/training-locations-card';
+import { slotLocation } from '@/features/coaching/utils/slot-labels';
 
-// Placeholder until the coaching screens land (next commit).
-export default function Route() {
-  return <FullPageSpinner />;
+const LOAD_FAILED = 'Failed to load coach details';
+
+/** "/coach/{coachId}" (SPEC §2 Coach detail): profile, locations, slots, and booking. */
+export default function CoachDetailRoute() {
+  const { coachId } = useParams<{ coachId: string }>();
+  const profile = useCoachProfile(coachId, {
+    onError: () => toast.error(LOAD_FAILED, { id: 'coach-load' }),
+    onSuccess: (data) => {
+      if (data === null) toast.error(LOAD_FAILED, { id: 'coach-load' });
+    },
+  });
+  const locations = useCoachLocations(coachId);
+  const availability = useCoachAvailability(coachId);
+  const [chosen, setChosen] = React.useState<AvailabilitySlot | null>(null);
+
+  return (
+    <div className="min-h-screen bg-background">
+      <AppHeader
+        navActions={
+          <Button asChild variant="ghost" size="sm">
+            <Link to={paths.coaches.getHref()}>
+              <ArrowLeft aria-hidden="true" />
+              Back to Coaches
+            </Link>
+          </Button>
+        }
+      />
+      <main className="mx-auto max-w-4xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
+        {profile.isLoading ? (
+          <div className="flex justify-center py-24">
+            <Spinner label="Loading coach" />
+          </div>
+        ) : !profile.data ? (
+          <EmptyState
+            icon={<UserX />}
+            title="Coach not found"
+            description="This coach's profile could not be loaded."
+            action={
+              <Button asChild variant="accent">
+                <Link to={paths.coaches.getHref()}>Back to Coaches</Link>
+              </Button>
+            }
+          />
+        ) : (
+          <>
+            <CoachProfileHeader profile={profile.data} />
+            {locations.data && locations.data.length > 0 ? (
+              <TrainingLocationsCard locations={locations.data} />
+            ) : null}
+            <AvailableSlotsCard
+              coachName={profile.data.coach_name}
+              slots={availability.data ?? []}
+              locations={locations.data}
+              onBook={setChosen}
+            />
+            <BookingDialog
+              coachId={coachId as string}
+              coachName={profile.data.coach_name}
+              hourlyRate={profile.data.hourly_rate}
+              slot={chosen}
+              locationLabel={chosen ? slotLocation(chosen, locations.data) : ''}
+              onClose={() => setChosen(null)}
+            />
+          </>
+        )}
+      </main>
+    </div>
+  );
 }

@@ -1,4 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { AvailabilityCard } from '@/features/coaching/components/availability-card';
+import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
+import { CoachProfileCard } from '@/features/coaching/components/coach-profile-card';
 import { useUser } from '@/lib/auth';
 import { firstName } from '@/lib/names';
 
@@ -10,7 +13,13 @@ export default function CoachDashboardRoute() {
   const user = useUser();
   return (
     <DashboardLayout title="Coach Dashboard" subtitle={`Welcome back, ${firstName(user.full_name)}!`}>
-      <div className="grid gap-6 lg:grid-cols-2">{/* coaching, booking and gym cards */}</div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <CoachProfileCard />
+        <CoachLocationsCard />
+        <AvailabilityCard className="lg:col-span-2" />
+        {/* Booking cards (Client Bookings) and gym cards (Browse Gym Locations, My Court
+            Reservations) from src/features/booking and src/features/gym go here. */}
+      </div>
     </DashboardLayout>
   );
 }

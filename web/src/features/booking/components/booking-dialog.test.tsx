@@ -1,0 +1,131 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { coachLocation, coachProfile, slot } from '@/testing/fixtures';
+import { currentPath, renderApp } from '@/testing/test-utils';
+
+const detailApi = (extra: Record<string, unknown> = {}) => ({
+  'GET /coach/profile/coach-1': coachProfile(),
+  'GET /locations/coach/coach-1': [coachLocation()],
+  'GET /availability/coach/coach-1': [
+    slot({ slot_id: 'weekly', slot_type: 'recurring', day_of_week: 'Friday' }),
+    slot({ slot_id: 'once', slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-20', location_id: null, start_time: '08:00', end_time: '09:30' }),
+  ],
+  ...extra,
+});
+
+describe('the coach detail page and booking dialog', () => {
+  beforeEach(() => {
+    // Wednesday 12 March 2025, 10:00 local; only Date is faked so user events still run.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows the coach, their locations and their slots', async () => {
+    renderApp('/coach/coach-1', { user: 'client', api: detailApi() });
+    expect(await screen.findByRole('heading', { name: 'Maya Thompson' })).toBeInTheDocument();
+    expect(screen.getByText('8 years experience')).toBeInTheDocument();
+    expect(screen.getByText('$65')).toBeInTheDocument();
+    expect(screen.getByText('/hour')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'About' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Training Locations' })).toBeInTheDocument();
+    expect(screen.getByText('Where this coach offers sessions')).toBeInTheDocument();
+    expect(screen.getByText('Book your session with Maya Thompson')).toBeInTheDocument();
+
+    const [weekly, once] = await screen.findAllByTestId('slot');
+    expect(weekly).toHaveTextContent('Every Friday');
+    expect(weekly).toHaveTextContent('17:00 - 18:00');
+    expect(weekly).toHaveTextContent('Eastside Rec - 2');
+    expect(once).toHaveTextContent('2025-03-20');
+    expect(once).toHaveTextContent('08:00 - 09:30');
+    expect(once).toHaveTextContent('Location TBD');
+    expect(screen.getByRole('link', { name: 'Back to Coaches' })).toHaveAttribute('href', '/coaches');
+  });
+
+  it('hides Training Locations and shows the empty state when the coach has neither', async () => {
+    renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'GET /locations/coach/coach-1': [], 'GET /availability/coach/coach-1': [] }),
+    });
+    expect(await screen.findByText('No availability yet')).toBeInTheDocument();
+    expect(screen.getByText("This coach hasn't set up their availability. Check back soon!")).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Training Locations' })).not.toBeInTheDocument();
+  });
+
+  it('says when the coach cannot be loaded', async () => {
+    renderApp('/coach/nobody', { user: 'client', api: {} });
+    expect(await screen.findByText('Failed to load coach details')).toBeInTheDocument();
+  });
+
+  it('books a weekly slot on its next date, sent as the local calendar day', async () => {
+    const { user, calls, router } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'POST /bookings': { status: 201, body: { booking_id: 'b1' } } }),
+    });
+    const [weekly] = await screen.findAllByTestId('slot');
+    await user.click(within(weekly).getByRole('button', { name: 'Book This Slot' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(within(dialog).getByText('Select a date for your session with Maya Thompson')).toBeInTheDocument();
+    expect(within(dialog).getByText('17:00 - 18:00')).toBeInTheDocument();
+    expect(within(dialog).getByText('Eastside Rec - 2')).toBeInTheDocument();
+    expect(within(dialog).getByText('/hour')).toBeInTheDocument();
+    // Today (Wednesday) cannot fit a Friday slot, so the dialog starts on Friday the 14th.
+    expect(within(dialog).getByText('Fri, Mar 14, 2025')).toBeInTheDocument();
+
+    // Only Fridays from today on can be picked.
+    const gridcell = (day: number) =>
+      within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === `2025-03-${String(day).padStart(2, '0')}`)!;
+    expect(within(gridcell(13)).getByRole('button')).toBeDisabled();
+    expect(within(gridcell(7)).getByRole('button')).toBeDisabled();
+    await user.click(within(gridcell(21)).getByRole('button'));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('Booking confirmed! Check your dashboard.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/bookings')?.body).toEqual({
+      coach_id: 'coach-1',
+      slot_id: 'weekly',
+      booking_date: '2025-03-21',
+    });
+    await waitFor(() => expect(currentPath(router)).toBe('/client/dashboard'), { timeout: 5000 });
+  });
+
+  it("shows the server's reason when a booking is refused", async () => {
+    const { user } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'POST /bookings': { status: 409, body: { detail: 'This slot is already booked for that date' } } }),
+    });
+    const [, once] = await screen.findAllByTestId('slot');
+    await user.click(within(once).getByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(within(dialog).getByText('Thu, Mar 20, 2025')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('This slot is already booked for that date')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Confirm Your Booking' })).toBeInTheDocument();
+  });
+
+  it('asks for a date when none is selected', async () => {
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'GET /availability/coach/coach-1': [slot({ slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-01' })] }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('Please select a date')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/bookings')).toBe(false);
+  });
+
+  it('falls back to "Failed to create booking"', async () => {
+    const { user } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'POST /bookings': { status: 502 } }),
+    });
+    const [weekly] = await screen.findAllByTestId('slot');
+    await user.click(within(weekly).getByRole('button', { name: 'Book This Slot' }));
+    await user.click(await screen.findByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('Failed to create booking')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,24 @@
+import useSWR, { type SWRConfiguration } from 'swr';
+import { api } from '@/lib/api-client';
+import { withQuery } from '@/lib/swr';
+import type { CoachListing } from './types';
+
+export interface CityParams {
+  city: string;
+  state: string;
+}
+
+/** GET /api/coaches/search/city?city&state: coaches with a location in that city and/or state. */
+export const cityCoachesKey = ({ city, state }: CityParams) =>
+  withQuery('/coaches/search/city', { city, state });
+
+export const searchCoachesByCity = (params: CityParams) =>
+  api.get<CoachListing[]>(cityCoachesKey(params));
+
+/** Reads a city search; `null` reads nothing. Results are usually seeded by the search action. */
+export function useCityCoaches(params: CityParams | null, config?: SWRConfiguration<CoachListing[]>) {
+  return useSWR<CoachListing[]>(params ? cityCoachesKey(params) : null, {
+    revalidateIfStale: false,
+    ...config,
+  });
+}

@@ -1,0 +1,66 @@
+import { CalendarClock, CalendarX, Clock, MapPin } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import type { AvailabilitySlot, CoachLocation } from '../api/types';
+import { isRecurring, slotLocation, slotTime, slotWhen, sortSlots } from '../utils/slot-labels';
+
+interface AvailableSlotsCardProps {
+  coachName: string;
+  slots: AvailabilitySlot[];
+  locations: CoachLocation[] | undefined;
+  onBook: (slot: AvailabilitySlot) => void;
+}
+
+/** "Available Time Slots" on /coach/{id}, each with "Book This Slot". */
+export function AvailableSlotsCard({ coachName, slots, locations, onBook }: AvailableSlotsCardProps) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Available Time Slots</CardTitle>
+        <CardDescription>Book your session with {coachName}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {slots.length === 0 ? (
+          <EmptyState
+            icon={<CalendarX />}
+            title="No availability yet"
+            description="This coach hasn't set up their availability. Check back soon!"
+          />
+        ) : (
+          <ul className="grid gap-3">
+            {sortSlots(slots).map((slot) => (
+              <li
+                key={slot.slot_id}
+                className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between"
+                data-testid="slot"
+              >
+                <div className="space-y-1 text-sm">
+                  <p className="flex items-center gap-2 font-semibold text-navy-900">
+                    <CalendarClock className="size-4 text-court-600" aria-hidden="true" />
+                    {slotWhen(slot)}
+                    <Badge variant={isRecurring(slot) ? 'info' : 'accent'}>
+                      {isRecurring(slot) ? 'Weekly' : 'One-time'}
+                    </Badge>
+                  </p>
+                  <p className="flex items-center gap-2 text-navy-700">
+                    <Clock className="size-4 text-muted-foreground" aria-hidden="true" />
+                    {slotTime(slot)}
+                  </p>
+                  <p className="flex items-center gap-2 text-muted-foreground">
+                    <MapPin className="size-4" aria-hidden="true" />
+                    {slotLocation(slot, locations)}
+                  </p>
+                </div>
+                <Button variant="accent" onClick={() => onBook(slot)}>
+                  Book This Slot
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

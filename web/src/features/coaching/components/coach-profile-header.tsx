@@ -1,0 +1,38 @@
+import { Card } from '@/components/ui/card';
+import { formatAmount } from '@/lib/format';
+import type { CoachProfile } from '../api/types';
+import { CoachAvatar } from './coach-avatar';
+import { SpecialtyBadges } from './specialty-badges';
+
+/** The top card of /coach/{id}: who the coach is, their rate, specialties and bio. */
+export function CoachProfileHeader({ profile }: { profile: CoachProfile }) {
+  return (
+    <Card className="overflow-hidden">
+      <div className="h-20 bg-gradient-to-r from-navy-900 via-navy-700 to-court-600" aria-hidden="true" />
+      <div className="px-6 pb-6">
+        <div className="-mt-10 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div className="flex items-end gap-4">
+            <CoachAvatar name={profile.coach_name} className="size-20 border-4 border-white text-3xl" />
+            <div className="pb-1">
+              <h1 className="text-2xl font-extrabold tracking-tight text-navy-900">{profile.coach_name}</h1>
+              <p className="text-sm text-muted-foreground">{profile.years_experience} years experience</p>
+            </div>
+          </div>
+          <p className="text-3xl font-extrabold text-navy-900">
+            ${formatAmount(profile.hourly_rate)}
+            <span className="text-base font-medium text-muted-foreground">/hour</span>
+          </p>
+        </div>
+        <div className="mt-5">
+          <SpecialtyBadges specialties={profile.specialties ?? []} />
+        </div>
+        <section aria-labelledby="about-heading" className="mt-6">
+          <h2 id="about-heading" className="text-sm font-bold uppercase tracking-wider text-muted-foreground">
+            About
+          </h2>
+          <p className="mt-2 whitespace-pre-line leading-relaxed text-navy-800">{profile.bio}</p>
+        </section>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,59 @@
+/** Small, readable server data for component tests. */
+import type {
+  AvailabilitySlot,
+  CoachListing,
+  CoachLocation,
+  CoachProfile,
+} from '@/features/coaching/api/types';
+
+export function coachListing(overrides: Partial<CoachListing> = {}): CoachListing {
+  return {
+    coach_id: 'coach-1',
+    coach_name: 'Maya Thompson',
+    years_experience: 8,
+    specialties: ['Shooting', 'Defense'],
+    locations: [{ city: 'Austin', state: 'TX' }],
+    bio: 'Former college guard.',
+    hourly_rate: 65,
+    ...overrides,
+  };
+}
+
+export function coachProfile(overrides: Partial<CoachProfile> = {}): CoachProfile {
+  return {
+    coach_id: 'coach-1',
+    coach_name: 'Maya Thompson',
+    bio: 'Former college guard who loves teaching footwork.',
+    specialties: ['Shooting', 'Defense'],
+    hourly_rate: 65,
+    years_experience: 8,
+    ...overrides,
+  };
+}
+
+export function coachLocation(overrides: Partial<CoachLocation> = {}): CoachLocation {
+  return {
+    location_id: 'loc-1',
+    name: 'Eastside Rec',
+    address: '12 Court St',
+    court_number: '2',
+    city: 'Austin',
+    state: 'TX',
+    latitude: 30.26,
+    longitude: -97.74,
+    ...overrides,
+  };
+}
+
+export function slot(overrides: Partial<AvailabilitySlot> = {}): AvailabilitySlot {
+  return {
+    slot_id: 'slot-1',
+    slot_type: 'recurring',
+    day_of_week: 'Friday',
+    specific_date: null,
+    start_time: '17:00',
+    end_time: '18:00',
+    location_id: 'loc-1',
+    ...overrides,
+  };
+}

@@ -119,7 +119,7 @@ stage_static() {
   tmp="$(mktemp -d)"
   (
     # shellcheck disable=SC2030 # a throw-away config, on purpose only in this subshell
-    STATE_DIR="$tmp" WEB_DIST="$tmp/dist" PORT=1 GATEWAY_PORT=2
+    STATE_DIR="$tmp" WEB_DIST="$tmp/dist" PORT=1 GATEWAY_PORT=2 NGINX_USER=root
     load_config
     mkdir -p "$WEB_DIST"
     echo ok >"$WEB_DIST/index.html"

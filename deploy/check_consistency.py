@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Holds the three ways of running Courtside in step: deploy/up.sh, docker-compose.yml, deploy/k8s/.
+
+For every process it checks that they name the same image, the same environment variables and the
+same ports (listen, ops, health checks and probes, service URLs), that the web image gets the same
+template placeholders everywhere, and that README.md documents every variable. Offline; needs PyYAML.
+Run from anywhere: python3 deploy/check_consistency.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+PROCESSES = ["identity-svc", "coaching-svc", "booking-svc", "gym-svc", "gateway"]
+# Set only when traces are wanted: up.sh passes it only when the caller sets it.
+OPTIONAL_VARS = {"OTEL_EXPORTER_OTLP_ENDPOINT"}
+URL_VARS = {"IDENTITY_URL": "identity-svc", "COACHING_URL": "coaching-svc", "BOOKING_URL": "booking-svc", "GYM_URL": "gym-svc"}
+WEB_VARS = ["NGINX_LISTEN", "GATEWAY_UPSTREAM", "WEB_ROOT", "UPLOAD_DIR", "NGINX_SNIPPET_DIR"]
+
+problems: list[str] = []
+
+
+def problem(msg: str) -> None:
+    problems.append(msg)
+
+
+def port_of(addr: str) -> int:
+    return int(str(addr).rsplit(":", 1)[1])
+
+
+def upsh_env() -> dict[str, dict[str, str]]:
+    """Each process's environment as deploy/up.sh would start it, with every default."""
+    clean = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/root")}
+    out = subprocess.run(
+        ["bash", str(ROOT / "deploy/up.sh"), "--print-env"], env=clean, check=True, capture_output=True, text=True
+    ).stdout
+    procs: dict[str, dict[str, str]] = {}
+    current = None
+    for line in out.splitlines():
+        if m := re.fullmatch(r"\[(.+)\]", line):
+            current = procs.setdefault(m.group(1), {})
+        elif line and current is not None:
+            key, _, value = line.partition("=")
+            current[key] = value
+    return procs
+
+
+def load_yaml_docs(path: Path) -> list[dict]:
+    with path.open() as f:
+        return [d for d in yaml.safe_load_all(f) if d]
+
+
+def check_ports(where: str, name: str, env: dict[str, str], up: dict[str, str]) -> None:
+    for var in ("LISTEN_ADDR", "OPS_ADDR"):
+        if var in env and port_of(env[var]) != port_of(up[var]):
+            problem(f"{where} {name}: {var} port {port_of(env[var])} != up.sh's {port_of(up[var])}")
+    for var, target in URL_VARS.items():
+        if var in env and env[var]:
+            url = urlparse(env[var])
+            if url.port != port_of(up[var] if var in up else "x:0"):
+                problem(f"{where} {name}: {var}={env[var]} port differs from up.sh's {up.get(var)}")
+            if where != "up.sh" and url.hostname not in (target, f"{target}.courtside"):
+                problem(f"{where} {name}: {var}={env[var]} does not name the {target} service")
+
+
+def check_names(where: str, name: str, names: set[str], up_names: set[str]) -> None:
+    missing = up_names - names - OPTIONAL_VARS
+    extra = names - up_names - OPTIONAL_VARS
+    if missing:
+        problem(f"{where} {name}: missing variables {sorted(missing)} that up.sh sets")
+    if extra:
+        problem(f"{where} {name}: variables {sorted(extra)} that up.sh does not set")
+
+
+def main() -> int:
+    version = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["package"]["version"]
+    up = upsh_env()
+    if sorted(up) != sorted(PROCESSES):
+        problem(f"up.sh --print-env lists {sorted(up)}, expected {PROCESSES}")
+    up_names = {name: set(env) | (OPTIONAL_VARS & set(env)) for name, env in up.items()}
+
+    # --- docker-compose.yml ------------------------------------------------------------------
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    published = [(n, p) for n, s in services.items() for p in s.get("ports", [])]
+    if len(published) != 1 or published[0][0] != "web" or not str(published[0][1]).endswith(":8080"):
+        problem(f"docker-compose.yml must publish exactly one port, web's 8080; it publishes {published}")
+    compose_images = {}
+    for name in PROCESSES:
+        svc = services.get(name)
+        if svc is None:
+            problem(f"docker-compose.yml has no service {name}")
+            continue
+        image = f"courtside/{name}:{version}"
+        compose_images[name] = svc.get("image")
+        if svc.get("image") != image:
+            problem(f"docker-compose.yml {name}: image {svc.get('image')} != {image}")
+        build = svc.get("build", {})
+        if build.get("dockerfile") != "deploy/docker/service.Dockerfile" or build.get("args", {}).get("BIN") != name:
+            problem(f"docker-compose.yml {name}: must build deploy/docker/service.Dockerfile with BIN={name}")
+        env = {k: str(v) for k, v in svc.get("environment", {}).items()}
+        check_names("docker-compose.yml", name, set(env), up_names[name])
+        check_ports("docker-compose.yml", name, env, up[name])
+        ops = port_of(up[name]["OPS_ADDR"])
+        test = " ".join(map(str, svc.get("healthcheck", {}).get("test", [])))
+        if f":{ops}/readyz" not in test:
+            problem(f"docker-compose.yml {name}: healthcheck must poll :{ops}/readyz, has {test!r}")
+        mounts = [str(v).split(":")[1] for v in svc.get("volumes", [])]
+        for var in ("JWT_PUBLIC_KEY_FILE", "JWT_PRIVATE_KEY_FILE"):
+            if var in env and not any(env[var].startswith(m + "/") for m in mounts):
+                problem(f"docker-compose.yml {name}: {var}={env[var]} is on no mounted volume")
+    gw_env = services.get("gateway", {}).get("environment", {})
+    web = services.get("web", {})
+    web_env = {k: str(v) for k, v in web.get("environment", {}).items()}
+    if sorted(web_env) != sorted(WEB_VARS):
+        problem(f"docker-compose.yml web: variables {sorted(web_env)} != the template's {sorted(WEB_VARS)}")
+    if web.get("image") != f"courtside/web:{version}":
+        problem(f"docker-compose.yml web: image {web.get('image')} != courtside/web:{version}")
+    if "GATEWAY_UPSTREAM" in web_env and port_of(web_env["GATEWAY_UPSTREAM"]) != port_of(up["gateway"]["LISTEN_ADDR"]):
+        problem("docker-compose.yml web: GATEWAY_UPSTREAM port differs from the gateway's LISTEN_ADDR")
+    gw_uploads = [v for v in services.get("gateway", {}).get("volumes", []) if str(v).split(":")[1] == gw_env.get("UPLOAD_DIR")]
+    web_uploads = [v for v in web.get("volumes", []) if str(v).split(":")[1] == web_env.get("UPLOAD_DIR")]
+    if not gw_uploads or not web_uploads or str(gw_uploads[0]).split(":")[0] != str(web_uploads[0]).split(":")[0]:
+        problem("docker-compose.yml: the gateway's UPLOAD_DIR and web's UPLOAD_DIR must be the same volume")
+
+    # --- deploy/k8s ---------------------------------------------------------------------------
+    k8s_dir = ROOT / "deploy/k8s"
+    docs: list[tuple[str, dict]] = []
+    for path in sorted(k8s_dir.glob("*.yaml")):
+        if path.name != "kustomization.yaml":
+            docs += [(path.name, d) for d in load_yaml_docs(path)]
+    by_kind: dict[str, dict[str, dict]] = {}
+    for _, d in docs:
+        by_kind.setdefault(d["kind"], {})[d["metadata"]["name"]] = d
+    configmap = by_kind.get("ConfigMap", {}).get("courtside-config", {}).get("data", {})
+    secrets = {n: set(s.get("stringData", {}) | s.get("data", {})) for n, s in by_kind.get("Secret", {}).items()}
+    kustomization = yaml.safe_load((k8s_dir / "kustomization.yaml").read_text())
+    listed = set(kustomization.get("resources", []))
+    expected = {p.name for p in k8s_dir.glob("*.yaml")} - {"kustomization.yaml", "secrets.example.yaml"}
+    if listed != expected:
+        problem(f"deploy/k8s/kustomization.yaml resources {sorted(listed)} != manifests {sorted(expected)}")
+
+    def resolve(name: str, env_list: list[dict]) -> dict[str, str]:
+        resolved = {}
+        for e in env_list:
+            if "value" in e:
+                resolved[e["name"]] = str(e["value"])
+            elif ref := e.get("valueFrom", {}).get("configMapKeyRef"):
+                if ref["key"] not in configmap and not ref.get("optional"):
+                    problem(f"k8s {name}: {e['name']} reads ConfigMap key {ref['key']} that config.yaml lacks")
+                resolved[e["name"]] = str(configmap.get(ref["key"], ""))
+            elif ref := e.get("valueFrom", {}).get("secretKeyRef"):
+                if ref["key"] not in secrets.get(ref["name"], set()):
+                    problem(f"k8s {name}: {e['name']} reads Secret {ref['name']}/{ref['key']}, not in secrets.example.yaml")
+                resolved[e["name"]] = "<secret>"
+        return resolved
+
+    for name in PROCESSES:
+        dep = by_kind.get("Deployment", {}).get(name)
+        svc = by_kind.get("Service", {}).get(name)
+        if dep is None or svc is None:
+            problem(f"deploy/k8s has no Deployment and Service named {name}")
+            continue
+        container = dep["spec"]["template"]["spec"]["containers"][0]
+        if container["image"] != compose_images.get(name):
+            problem(f"k8s {name}: image {container['image']} != docker-compose.yml's {compose_images.get(name)}")
+        env = resolve(name, container.get("env", []))
+        check_names("k8s", name, set(env), up_names[name])
+        check_ports("k8s", name, env, up[name])
+        ports = {p["name"]: p["containerPort"] for p in container.get("ports", [])}
+        listen, ops = port_of(up[name]["LISTEN_ADDR"]), port_of(up[name]["OPS_ADDR"])
+        if sorted(ports.values()) != sorted([listen, ops]) or ports.get("ops") != ops:
+            problem(f"k8s {name}: containerPorts {ports} != listen {listen} and ops {ops}")
+        for probe, path in (("livenessProbe", "/livez"), ("readinessProbe", "/readyz")):
+            get = container.get(probe, {}).get("httpGet", {})
+            if get.get("path") != path or get.get("port") not in ("ops", ops):
+                problem(f"k8s {name}: {probe} must GET {path} on the ops port, has {get}")
+        if "resources" not in container or not {"requests", "limits"} <= set(container["resources"]):
+            problem(f"k8s {name}: needs resource requests and limits")
+        svc_ports = sorted(p["port"] for p in svc["spec"]["ports"])
+        if svc_ports != sorted([listen, ops]):
+            problem(f"k8s Service {name}: ports {svc_ports} != {sorted([listen, ops])}")
+    for name in ("booking-svc", "gateway"):
+        hpa = by_kind.get("HorizontalPodAutoscaler", {}).get(name)
+        if not hpa or hpa["spec"]["scaleTargetRef"]["name"] != name:
+            problem(f"deploy/k8s has no HorizontalPodAutoscaler for {name}")
+
+    web_dep = by_kind.get("Deployment", {}).get("web")
+    if web_dep is None:
+        problem("deploy/k8s has no web Deployment")
+    else:
+        container = web_dep["spec"]["template"]["spec"]["containers"][0]
+        env = resolve("web", container.get("env", []))
+        if sorted(env) != sorted(WEB_VARS):
+            problem(f"k8s web: variables {sorted(env)} != the template's {sorted(WEB_VARS)}")
+        if container["image"] != web.get("image"):
+            problem(f"k8s web: image {container['image']} != docker-compose.yml's {web.get('image')}")
+        if "GATEWAY_UPSTREAM" in env and port_of(env["GATEWAY_UPSTREAM"]) != port_of(up["gateway"]["LISTEN_ADDR"]):
+            problem("k8s web: GATEWAY_UPSTREAM port differs from the gateway's LISTEN_ADDR")
+    if not by_kind.get("Ingress"):
+        problem("deploy/k8s has no Ingress")
+
+    # --- the nginx template, lib.sh and the web image -----------------------------------------
+    template = (ROOT / "deploy/nginx/courtside.conf.template").read_text()
+    placeholders = set(re.findall(r"\$\{([A-Z_]+)\}", template))
+    if placeholders != set(WEB_VARS):
+        problem(f"courtside.conf.template placeholders {sorted(placeholders)} != {sorted(WEB_VARS)}")
+    lib = (ROOT / "deploy/lib.sh").read_text()
+    m = re.search(r"NGINX_TEMPLATE_VARS=\(([^)]*)\)", lib)
+    if not m or set(m.group(1).split()) != set(WEB_VARS):
+        problem("deploy/lib.sh NGINX_TEMPLATE_VARS differs from the template's placeholders")
+    dockerfile = (ROOT / "deploy/docker/web.Dockerfile").read_text()
+    for var in WEB_VARS:
+        if not re.search(rf"^\s*{var}=", dockerfile, re.M):
+            problem(f"deploy/docker/web.Dockerfile does not set {var}")
+
+    # --- README documents every variable ------------------------------------------------------
+    readme = (ROOT / "README.md").read_text() if (ROOT / "README.md").exists() else ""
+    every_var = set().union(*up_names.values()) | OPTIONAL_VARS
+    for var in sorted(every_var):
+        if f"`{var}`" not in readme:
+            problem(f"README.md does not document `{var}`")
+
+    if problems:
+        print(f"check_consistency: {len(problems)} problem(s):", file=sys.stderr)
+        for p in problems:
+            print(f"  - {p}", file=sys.stderr)
+        return 1
+    print(
+        f"check_consistency: up.sh, docker-compose.yml and deploy/k8s agree on {len(PROCESSES)} processes "
+        f"and the web image (images, {len(every_var)} variables, ports, probes)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

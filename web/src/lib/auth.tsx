@@ -80,7 +80,7 @@ interface AuthContextValue {
   login: (input: LoginInput) => Promise<User>;
   register: (input: RegisterInput) => Promise<User>;
   /** Revokes the token on the server (ignoring failure), then forgets it and every cached read. */
-  logout: (beforeForget?: () => void) => Promise<void>;
+  logout: (beforeForget?: () => void | Promise<void>) => Promise<void>;
 }
 
 const AuthContext = React.createContext<AuthContextValue | null>(null);
@@ -134,7 +134,7 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
         } catch {
           // The token is dropped here either way; a failed revocation must not trap the user.
         }
-        beforeForget?.();
+        await beforeForget?.();
         endSession();
         // Clear every cached read so the next person on this browser sees nothing of this one.
         await mutate(() => true, undefined, { revalidate: false });
@@ -166,8 +166,12 @@ export function useLogout() {
   const { logout } = useAuth();
   const navigate = useNavigate();
   return React.useCallback(async () => {
-    // Leave the guarded screen first so its guard does not bounce us to /login on the way out.
-    await logout(() => navigate(paths.home.getHref(), { replace: true }));
+    // Leave the guarded screen first, committed synchronously (the router otherwise renders the
+    // new location in a transition, after the session has ended), so its guard does not see the
+    // session end and bounce us to /login on the way out.
+    await logout(async () => {
+      await navigate(paths.home.getHref(), { replace: true, flushSync: true });
+    });
     toast.success('Logged out successfully');
   }, [logout, navigate]);
 }

@@ -38,7 +38,7 @@ export function AvailabilityCard({ className }: { className?: string }) {
 
   return (
     <Card className={className}>
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>Availability Schedule</CardTitle>
           <CardDescription>Weekly and one-time slots clients can book.</CardDescription>

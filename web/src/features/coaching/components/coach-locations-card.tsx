@@ -27,7 +27,7 @@ export function CoachLocationsCard() {
 
   return (
     <Card>
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>Gym Locations</CardTitle>
           <CardDescription>The gyms and courts where you run sessions.</CardDescription>

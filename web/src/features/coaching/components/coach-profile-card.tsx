@@ -37,7 +37,7 @@ export function CoachProfileCard() {
 
   return (
     <Card>
-      <CardHeader className="flex-row items-start justify-between gap-4 space-y-0">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle>Your Profile</CardTitle>
           <CardDescription>What clients see when they look you up.</CardDescription>

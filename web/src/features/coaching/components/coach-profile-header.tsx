@@ -10,13 +10,11 @@ export function CoachProfileHeader({ profile }: { profile: CoachProfile }) {
     <Card className="overflow-hidden">
       <div className="h-20 bg-gradient-to-r from-navy-900 via-navy-700 to-court-600" aria-hidden="true" />
       <div className="px-6 pb-6">
-        <div className="-mt-10 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div className="flex items-end gap-4">
-            <CoachAvatar name={profile.coach_name} className="size-20 border-4 border-white text-3xl" />
-            <div className="pb-1">
-              <h1 className="text-2xl font-extrabold tracking-tight text-navy-900">{profile.coach_name}</h1>
-              <p className="text-sm text-muted-foreground">{profile.years_experience} years experience</p>
-            </div>
+        <CoachAvatar name={profile.coach_name} className="-mt-10 size-20 border-4 border-white text-3xl" />
+        <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <h1 className="text-2xl font-extrabold tracking-tight text-navy-900">{profile.coach_name}</h1>
+            <p className="text-sm text-muted-foreground">{profile.years_experience} years experience</p>
           </div>
           <p className="text-3xl font-extrabold text-navy-900">
             ${formatAmount(profile.hourly_rate)}

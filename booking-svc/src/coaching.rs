@@ -1,0 +1,122 @@
+//! booking's one dependency on coaching-svc: reading the slot a client asks for (GetSlot), and
+//! whether coaching-svc answers at all (for `/readyz`).
+//!
+//! The channel is made once and connects lazily, so start order does not matter; every call has
+//! a deadline and carries the caller's own `authorization` and the trace context.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use proto::coaching::v1::{GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
+use tonic::{
+    Code, Request,
+    metadata::{AsciiMetadataValue, MetadataValue},
+    transport::{Channel, Endpoint},
+};
+use tonic_health::pb::{
+    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+};
+
+use crate::{
+    domain::{CoachId, Slot, SlotId, SlotWhen, parse_time},
+    error::Error,
+};
+
+/// How long booking waits for coaching-svc before telling the client to try again.
+const DEADLINE: Duration = Duration::from_secs(2);
+
+const UNAVAILABLE: &str = "the coaching service is unavailable; please try again shortly";
+
+/// A cheap-to-clone client of coaching-svc.
+#[derive(Clone)]
+pub struct Coaching {
+    channel: Channel,
+}
+
+impl Coaching {
+    /// A client for `url` that connects on first use.
+    pub fn connect_lazy(url: &str) -> anyhow::Result<Self> {
+        let channel = Endpoint::from_shared(url.to_owned())
+            .with_context(|| format!("COACHING_URL {url:?} is not a valid URL"))?
+            .connect_timeout(Duration::from_millis(500))
+            .tcp_nodelay(true)
+            .http2_keep_alive_interval(Duration::from_secs(30))
+            .keep_alive_while_idle(true)
+            .connect_lazy();
+        Ok(Self { channel })
+    }
+
+    /// The slot, as the caller (whose `authorization` is forwarded) may see it.
+    pub async fn slot(
+        &self,
+        slot_id: SlotId,
+        authorization: Option<AsciiMetadataValue>,
+    ) -> Result<Slot, Error> {
+        let mut request = Request::new(GetSlotRequest {
+            slot_id: slot_id.to_string(),
+        });
+        request.set_timeout(DEADLINE);
+        if let Some(value) = authorization {
+            request.metadata_mut().insert("authorization", value);
+        }
+        proto::telemetry::inject(request.metadata_mut());
+        let response = CoachingClient::new(self.channel.clone())
+            .get_slot(request)
+            .await
+            .map_err(|status| match status.code() {
+                Code::NotFound => Error::NotFound("this slot no longer exists".into()),
+                Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+                    tracing::warn!(%status, "coaching-svc did not answer GetSlot");
+                    Error::Unavailable(UNAVAILABLE.into())
+                }
+                _ => Error::Other(anyhow::anyhow!("coaching-svc GetSlot failed: {status}")),
+            })?;
+        slot_from_proto(response.into_inner())
+    }
+
+    /// Ok when coaching-svc answers its health check as serving.
+    pub async fn check_health(&self) -> Result<(), String> {
+        let mut request = Request::new(HealthCheckRequest {
+            service: "coaching.v1.Coaching".into(),
+        });
+        request.set_timeout(Duration::from_secs(1));
+        let response = HealthClient::new(self.channel.clone())
+            .check(request)
+            .await
+            .map_err(|status| format!("{}: {}", status.code(), status.message()))?;
+        match response.into_inner().status() {
+            ServingStatus::Serving => Ok(()),
+            other => Err(format!("it reports {}", other.as_str_name())),
+        }
+    }
+}
+
+/// coaching-svc's slot as booking's domain slot; a slot that cannot be read is coaching's fault,
+/// not the client's.
+fn slot_from_proto(response: GetSlotResponse) -> Result<Slot, Error> {
+    let unreadable = |what: &str| Error::Other(anyhow::anyhow!("coaching-svc sent a slot with {what}"));
+    let slot = response.slot.ok_or_else(|| unreadable("no slot"))?;
+    let when = SlotWhen::parse(
+        &slot.slot_type,
+        slot.day_of_week.as_deref(),
+        slot.specific_date.as_deref(),
+    )
+    .ok_or_else(|| unreadable("an unreadable day or date"))?;
+    Ok(Slot {
+        slot_id: SlotId::parse(&slot.slot_id).map_err(|_| unreadable("a malformed slot_id"))?,
+        coach_id: CoachId::parse(&slot.coach_id).map_err(|_| unreadable("a malformed coach_id"))?,
+        when,
+        start_time: parse_time(&slot.start_time).ok_or_else(|| unreadable("a malformed start_time"))?,
+        end_time: parse_time(&slot.end_time).ok_or_else(|| unreadable("a malformed end_time"))?,
+        location_name: response.location_name.unwrap_or_default(),
+    })
+}
+
+/// The caller's `authorization` metadata, to forward as it came.
+pub fn authorization<T>(request: &Request<T>) -> Option<AsciiMetadataValue> {
+    request
+        .metadata()
+        .get("authorization")
+        .cloned()
+        .filter(|v: &MetadataValue<_>| !v.is_empty())
+}

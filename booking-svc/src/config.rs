@@ -1,0 +1,38 @@
+//! booking-svc's configuration, read once from the environment.
+
+use std::net::SocketAddr;
+
+use proto::config::{ConfigError, Env};
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub database_url: String,
+    /// gRPC (default 127.0.0.1:50053).
+    pub listen_addr: SocketAddr,
+    /// `/metrics`, `/livez`, `/readyz` (default 127.0.0.1:9103).
+    pub ops_addr: SocketAddr,
+    /// Ed25519 SPKI PEM (the contents, not the path).
+    pub jwt_public_key: String,
+    pub redis_url: String,
+    /// Redis key prefix; the event stream lives under it.
+    pub redis_namespace: String,
+    /// coaching-svc's gRPC URL (default http://127.0.0.1:50052).
+    pub coaching_url: String,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let mut env = Env::new();
+        let config = Config {
+            database_url: env.required("DATABASE_URL"),
+            listen_addr: env.parsed("LISTEN_ADDR", ([127, 0, 0, 1], 50053).into()),
+            ops_addr: env.parsed("OPS_ADDR", ([127, 0, 0, 1], 9103).into()),
+            jwt_public_key: env.file("JWT_PUBLIC_KEY_FILE"),
+            redis_url: env.or("REDIS_URL", "redis://127.0.0.1:6379"),
+            redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
+            coaching_url: env.or("COACHING_URL", "http://127.0.0.1:50052"),
+        };
+        env.finish()?;
+        Ok(config)
+    }
+}

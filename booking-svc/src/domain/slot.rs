@@ -1,0 +1,167 @@
+//! A coach's availability slot as booking sees it (coaching-svc owns it), and whether a date fits.
+
+use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
+
+use super::{BookingDate, CoachId, SlotId, date::parse_date};
+use crate::error::Error;
+
+/// When a slot happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotWhen {
+    /// Every week on this day.
+    Weekly(Weekday),
+    /// Once, on this date.
+    Once(NaiveDate),
+}
+
+impl SlotWhen {
+    /// From coaching-svc's fields. As SPEC.md says, any slot type other than `recurring` is a
+    /// one-off date. `None` when the fields the type needs are missing or malformed.
+    pub fn parse(slot_type: &str, day_of_week: Option<&str>, specific_date: Option<&str>) -> Option<Self> {
+        if slot_type.trim().eq_ignore_ascii_case("recurring") {
+            day_of_week?.trim().parse::<Weekday>().ok().map(SlotWhen::Weekly)
+        } else {
+            parse_date(specific_date?.trim()).map(SlotWhen::Once)
+        }
+    }
+
+    /// Ok when a booking on `date` is a session of this slot; otherwise a sentence saying which
+    /// date would fit.
+    pub fn check_fits(self, date: NaiveDate) -> Result<(), Error> {
+        match self {
+            SlotWhen::Weekly(day) if date.weekday() == day => Ok(()),
+            SlotWhen::Weekly(day) => Err(Error::Invalid(format!(
+                "this slot is every {slot_day}, but {date} is a {date_day}; please pick a {slot_day}",
+                slot_day = day_name(day),
+                date_day = day_name(date.weekday()),
+            ))),
+            SlotWhen::Once(on) if date == on => Ok(()),
+            SlotWhen::Once(on) => Err(Error::Invalid(format!(
+                "this slot is only on {on}; please book it for that date"
+            ))),
+        }
+    }
+}
+
+/// A slot with what a booking snapshots of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub slot_id: SlotId,
+    pub coach_id: CoachId,
+    pub when: SlotWhen,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
+    /// Empty when the slot has no location.
+    pub location_name: String,
+}
+
+impl Slot {
+    /// Ok when a client may ask `coach_id` for this slot on `date`.
+    pub fn check_bookable(&self, coach_id: CoachId, date: BookingDate) -> Result<(), Error> {
+        if self.coach_id != coach_id {
+            return Err(Error::Invalid("this slot does not belong to that coach".into()));
+        }
+        self.when.check_fits(date.get())
+    }
+}
+
+/// `Monday`..`Sunday`.
+pub fn day_name(day: Weekday) -> &'static str {
+    match day {
+        Weekday::Mon => "Monday",
+        Weekday::Tue => "Tuesday",
+        Weekday::Wed => "Wednesday",
+        Weekday::Thu => "Thursday",
+        Weekday::Fri => "Friday",
+        Weekday::Sat => "Saturday",
+        Weekday::Sun => "Sunday",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn date(raw: &str) -> NaiveDate {
+        parse_date(raw).unwrap()
+    }
+
+    fn slot(coach_id: CoachId, when: SlotWhen) -> Slot {
+        Slot {
+            slot_id: SlotId(Uuid::new_v4()),
+            coach_id,
+            when,
+            start_time: NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            end_time: NaiveTime::from_hms_opt(10, 0, 0).unwrap(),
+            location_name: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_recurring_slot_reads_its_weekday_whatever_the_case() {
+        assert_eq!(
+            SlotWhen::parse("recurring", Some("monday"), None),
+            Some(SlotWhen::Weekly(Weekday::Mon))
+        );
+        assert_eq!(
+            SlotWhen::parse("Recurring", Some("Sunday"), Some("2026-03-01")),
+            Some(SlotWhen::Weekly(Weekday::Sun))
+        );
+    }
+
+    #[test]
+    fn any_other_slot_type_is_a_one_off_date() {
+        assert_eq!(
+            SlotWhen::parse("one-time", None, Some("2026-03-05")),
+            Some(SlotWhen::Once(date("2026-03-05")))
+        );
+        assert_eq!(
+            SlotWhen::parse("specific", Some("Monday"), Some("2026-03-05")),
+            Some(SlotWhen::Once(date("2026-03-05")))
+        );
+    }
+
+    #[test]
+    fn a_slot_without_the_field_its_type_needs_is_unreadable() {
+        assert_eq!(SlotWhen::parse("recurring", None, Some("2026-03-05")), None);
+        assert_eq!(SlotWhen::parse("recurring", Some("Funday"), None), None);
+        assert_eq!(SlotWhen::parse("one-time", Some("Monday"), None), None);
+    }
+
+    #[test]
+    fn a_recurring_slot_fits_only_its_weekday() {
+        let mondays = SlotWhen::Weekly(Weekday::Mon);
+        assert!(mondays.check_fits(date("2026-03-02")).is_ok());
+        assert!(mondays.check_fits(date("2026-03-09")).is_ok());
+        let error = mondays.check_fits(date("2026-03-04")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "this slot is every Monday, but 2026-03-04 is a Wednesday; please pick a Monday"
+        );
+    }
+
+    #[test]
+    fn a_one_time_slot_fits_only_its_date() {
+        let once = SlotWhen::Once(date("2026-03-05"));
+        assert!(once.check_fits(date("2026-03-05")).is_ok());
+        let error = once.check_fits(date("2026-03-12")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "this slot is only on 2026-03-05; please book it for that date"
+        );
+    }
+
+    #[test]
+    fn a_slot_of_another_coach_is_not_bookable_with_this_one() {
+        let owner = CoachId(Uuid::new_v4());
+        let slot = slot(owner, SlotWhen::Weekly(Weekday::Mon));
+        let now = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+        let monday = BookingDate::parse("2026-03-02", now).unwrap();
+        assert!(slot.check_bookable(owner, monday).is_ok());
+        let error = slot.check_bookable(CoachId(Uuid::new_v4()), monday).unwrap_err();
+        assert_eq!(error.to_string(), "this slot does not belong to that coach");
+    }
+}

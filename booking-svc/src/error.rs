@@ -1,0 +1,53 @@
+//! The one place a domain, store or upstream error becomes a gRPC status.
+
+use tonic::Status;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input: the message is for the person.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// The database refused a second active booking (AlreadyExists).
+    #[error("{0}")]
+    Conflict(String),
+    /// A move the booking's current status does not allow (FailedPrecondition; the gateway
+    /// answers 409).
+    #[error("{0}")]
+    Transition(String),
+    #[error("{0}")]
+    Forbidden(String),
+    /// A service this one depends on is down or too slow.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<Error> for Status {
+    fn from(error: Error) -> Self {
+        match error {
+            Error::Invalid(m) => Status::invalid_argument(m),
+            Error::NotFound(m) => Status::not_found(m),
+            Error::Conflict(m) => Status::already_exists(m),
+            Error::Transition(m) => Status::failed_precondition(m),
+            Error::Forbidden(m) => Status::permission_denied(m),
+            Error::Unavailable(m) => Status::unavailable(m),
+            Error::Database(e) => {
+                tracing::error!(error = %e, "database error");
+                if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) {
+                    Status::unavailable("the booking database is unavailable; please try again")
+                } else {
+                    Status::internal("something went wrong on our side")
+                }
+            }
+            Error::Other(e) => {
+                tracing::error!(error = format!("{e:#}"), "internal error");
+                Status::internal("something went wrong on our side")
+            }
+        }
+    }
+}

@@ -1,7 +1,217 @@
-//! `booking` routes.
+//! Booking routes: a client books a coach's slot, lists and cancels their bookings; a coach lists,
+//! approves and denies the bookings with them. Every answer carries both names, resolved from
+//! identity-svc in one batched call.
 
-use super::Route;
+use axum::{extract::State, http::StatusCode};
+use proto::booking::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::routes;
+
+use super::{
+    CLIENT, CLIENT_OR_COACH, COACH, Route,
+    coaching::{DELETED_USER, PathId, names, present},
+    route,
+};
+use crate::{
+    error::ApiError,
+    extract::{Json, Session},
+    state::{AppState, write},
+};
 
 pub fn routes() -> Vec<Route> {
-    Vec::new()
+    vec![
+        route(CLIENT, routes!(create_booking)),
+        route(CLIENT_OR_COACH, routes!(list_bookings)),
+        route(CLIENT, routes!(cancel_booking)),
+        route(COACH, routes!(approve_booking)),
+        route(COACH, routes!(deny_booking)),
+    ]
+}
+
+/// A client's booking of a coach's slot on one date, with the slot's times and place as they were
+/// when it was booked.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Booking {
+    #[schema(format = Uuid)]
+    pub booking_id: String,
+    #[schema(format = Uuid)]
+    pub coach_id: String,
+    pub coach_name: String,
+    #[schema(format = Uuid)]
+    pub client_id: String,
+    pub client_name: String,
+    /// YYYY-MM-DD.
+    #[schema(format = Date)]
+    pub booking_date: String,
+    /// HH:MM.
+    pub start_time: String,
+    /// HH:MM.
+    pub end_time: String,
+    /// Empty when the slot had no location.
+    pub location_name: String,
+    /// pending, confirmed, denied or cancelled.
+    pub status: String,
+    /// pending.
+    pub payment_status: String,
+    /// RFC 3339, UTC.
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BookingBody {
+    #[schema(format = Uuid)]
+    pub coach_id: String,
+    #[schema(format = Uuid)]
+    pub slot_id: String,
+    /// YYYY-MM-DD: the slot's weekday (recurring) or its date (one-time), not in the past.
+    #[schema(format = Date)]
+    pub booking_date: String,
+}
+
+/// Bookings with the coach's and the client's names, from ONE identity call.
+async fn with_names(
+    state: &AppState,
+    session: &Session,
+    records: Vec<pb::BookingRecord>,
+) -> Result<Vec<Booking>, ApiError> {
+    let ids = records
+        .iter()
+        .flat_map(|b| [b.coach_id.clone(), b.client_id.clone()]);
+    let names = names(state, Some(session), ids).await?;
+    let name = |id: &str| names.get(id).cloned().unwrap_or_else(|| DELETED_USER.to_owned());
+    Ok(records
+        .into_iter()
+        .map(|b| Booking {
+            coach_name: name(&b.coach_id),
+            client_name: name(&b.client_id),
+            booking_id: b.booking_id,
+            coach_id: b.coach_id,
+            client_id: b.client_id,
+            booking_date: b.booking_date,
+            start_time: b.start_time,
+            end_time: b.end_time,
+            location_name: b.location_name,
+            status: b.status,
+            payment_status: b.payment_status,
+            created_at: b.created_at,
+        })
+        .collect())
+}
+
+/// One booking from a write's reply, with names.
+async fn one(
+    state: &AppState,
+    session: &Session,
+    record: Option<pb::BookingRecord>,
+) -> Result<Booking, ApiError> {
+    let record = present("booking", record)?;
+    with_names(state, session, vec![record])
+        .await?
+        .pop()
+        .ok_or_else(|| ApiError::internal("a booking lost while naming it"))
+}
+
+/// Book a coach's slot on a date (client). The booking starts pending.
+#[utoipa::path(post, path = "/bookings", tag = "booking", request_body = BookingBody,
+    responses((status = 201, description = "Booked, pending the coach's approval", body = Booking),
+              (status = 409, description = "The slot is already taken on that date", body = crate::error::ErrorBody)))]
+async fn create_booking(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<BookingBody>,
+) -> Result<(StatusCode, axum::Json<Booking>), ApiError> {
+    let message = pb::CreateBookingRequest {
+        coach_id: body.coach_id,
+        slot_id: body.slot_id,
+        booking_date: body.booking_date,
+    };
+    let reply = write(
+        "booking",
+        state
+            .booking
+            .clone()
+            .create_booking(state.request(Some(&session), message)),
+    )
+    .await?;
+    let booking = one(&state, &session, reply.booking).await?;
+    Ok((StatusCode::CREATED, axum::Json(booking)))
+}
+
+/// A client's own bookings, or a coach's bookings with them; by date, then start time.
+#[utoipa::path(get, path = "/bookings", tag = "booking",
+    responses((status = 200, description = "The caller's bookings", body = [Booking])))]
+async fn list_bookings(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<Booking>>, ApiError> {
+    let reply = crate::read!(
+        state,
+        booking.list_bookings,
+        Some(&session),
+        pb::ListBookingsRequest {}
+    )
+    .await?;
+    Ok(axum::Json(with_names(&state, &session, reply.bookings).await?))
+}
+
+/// Cancel one of the client's own pending or confirmed bookings.
+#[utoipa::path(patch, path = "/bookings/{booking_id}/cancel", tag = "booking",
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
+    responses((status = 200, description = "Cancelled", body = Booking)))]
+async fn cancel_booking(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+) -> Result<axum::Json<Booking>, ApiError> {
+    let reply = write(
+        "booking",
+        state
+            .booking
+            .clone()
+            .cancel_booking(state.request(Some(&session), pb::CancelBookingRequest { booking_id })),
+    )
+    .await?;
+    Ok(axum::Json(one(&state, &session, reply.booking).await?))
+}
+
+/// Approve a pending booking with the signed-in coach (→ confirmed).
+#[utoipa::path(patch, path = "/coach/bookings/{booking_id}/approve", tag = "booking",
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
+    responses((status = 200, description = "Confirmed", body = Booking)))]
+async fn approve_booking(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+) -> Result<axum::Json<Booking>, ApiError> {
+    let reply = write(
+        "booking",
+        state
+            .booking
+            .clone()
+            .approve_booking(state.request(Some(&session), pb::ApproveBookingRequest { booking_id })),
+    )
+    .await?;
+    Ok(axum::Json(one(&state, &session, reply.booking).await?))
+}
+
+/// Deny a pending booking with the signed-in coach (→ denied).
+#[utoipa::path(patch, path = "/coach/bookings/{booking_id}/deny", tag = "booking",
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
+    responses((status = 200, description = "Denied", body = Booking)))]
+async fn deny_booking(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+) -> Result<axum::Json<Booking>, ApiError> {
+    let reply = write(
+        "booking",
+        state
+            .booking
+            .clone()
+            .deny_booking(state.request(Some(&session), pb::DenyBookingRequest { booking_id })),
+    )
+    .await?;
+    Ok(axum::Json(one(&state, &session, reply.booking).await?))
 }

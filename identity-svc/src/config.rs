@@ -1,18 +1,19 @@
 //! identity-svc's configuration, read once from the environment.
 
-use std::net::SocketAddr;
+use std::{fmt, net::SocketAddr};
 
 use proto::config::{ConfigError, Env};
 
 /// The first admin, created at start when no admin exists.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct AdminSeed {
     pub email: String,
     pub password: String,
     pub full_name: String,
 }
 
-#[derive(Clone, Debug)]
+/// Everything identity-svc reads from the environment.
+#[derive(Clone)]
 pub struct Config {
     pub database_url: String,
     pub listen_addr: SocketAddr,
@@ -26,7 +27,34 @@ pub struct Config {
     pub admin: Option<AdminSeed>,
 }
 
+// Secrets never reach a log through `{:?}`.
+impl fmt::Debug for AdminSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AdminSeed")
+            .field("email", &self.email)
+            .field("password", &"<redacted>")
+            .field("full_name", &self.full_name)
+            .finish()
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("database_url", &"<redacted: may hold a password>")
+            .field("listen_addr", &self.listen_addr)
+            .field("ops_addr", &self.ops_addr)
+            .field("jwt_private_key", &"<redacted>")
+            .field("jwt_public_key", &self.jwt_public_key)
+            .field("redis_url", &"<redacted: may hold a password>")
+            .field("redis_namespace", &self.redis_namespace)
+            .field("admin", &self.admin)
+            .finish()
+    }
+}
+
 impl Config {
+    /// Reads the environment, naming every missing or malformed variable at once.
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut env = Env::new();
         let admin = match (env.optional("ADMIN_EMAIL"), env.optional("ADMIN_PASSWORD")) {

@@ -1,20 +1,32 @@
-//! The identity.v1 service: proto → domain → store → proto, nothing else.
+//! The identity.v1 service: proto → domain → store → proto, nothing else. Changes that end
+//! tokens are cached for the gateways after the commit ([`Revocations`]); changes other contexts
+//! react to write their event to the outbox in the same transaction and wake the relay.
 
-use std::str::FromStr;
+use std::{str::FromStr, sync::Arc};
 
 use proto::{
-    auth::{self, Role, TokenSigner},
+    auth::{self, Caller, Role, TokenSigner},
+    events::{Envelope, Event},
     identity::v1::{self as pb, identity_server::Identity},
 };
 use sqlx::PgPool;
+use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
-    domain::{Email, FullName, Hasher, NewPassword, PasswordHash, Phone, parse_role},
+    domain::{
+        self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
+        RawUserChanges, Target, UserChanges, parse_role,
+    },
     error::Error,
-    store::{self, NewUser, UserRow},
+    revocation::Revocations,
+    store::{self, NewUser, ProfileRow, UserRow},
 };
+
+/// How many weeks of sign-ups `CountUsers` reports.
+const SIGNUP_WEEKS: i32 = 12;
+const NO_SUCH_USER: &str = "no user with this id exists";
 
 /// The state every RPC shares.
 #[derive(Clone)]
@@ -22,6 +34,9 @@ pub struct IdentityService {
     pub db: PgPool,
     pub hasher: Hasher,
     pub signer: TokenSigner,
+    pub revocations: Revocations,
+    /// Notified after a commit that wrote to the outbox.
+    pub outbox_wake: Arc<Notify>,
 }
 
 /// A path or message id that must be a UUID.
@@ -42,9 +57,61 @@ impl From<UserRow> for pb::User {
     }
 }
 
+impl From<ProfileRow> for pb::ClientProfile {
+    fn from(row: ProfileRow) -> Self {
+        pb::ClientProfile {
+            user_id: row.user_id.to_string(),
+            age: row.age,
+            grade: row.grade,
+            sport: row.sport,
+            skill_level: row.skill_level,
+            profile_picture_url: row.profile_picture_url,
+        }
+    }
+}
+
+fn role_of(user: &UserRow) -> Result<Role, Error> {
+    Role::from_str(&user.role).map_err(|e| Error::Other(e.into()))
+}
+
+fn envelope(event: Event) -> Envelope {
+    Envelope {
+        event_id: Uuid::new_v4(),
+        occurred_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        event,
+    }
+}
+
+fn profile_fields(fields: Option<pb::ClientProfileFields>) -> Result<ProfileFields, Error> {
+    let f = fields.unwrap_or_default();
+    ProfileFields::parse(RawProfileFields {
+        age: f.age,
+        grade: f.grade.as_deref(),
+        sport: f.sport.as_deref(),
+        skill_level: f.skill_level.as_deref(),
+        profile_picture_url: f.profile_picture_url.as_deref(),
+    })
+}
+
 impl IdentityService {
+    /// The caller, if they hold one of `roles` and their token is still in force (not logged
+    /// out, same token version): a write must not ride on a token the gateway would refuse.
+    async fn current_caller<T>(&self, request: &Request<T>, roles: &[Role]) -> Result<Caller, Status> {
+        let caller = auth::require_role(request, roles)?;
+        let ver = request
+            .extensions()
+            .get::<auth::Claims>()
+            .map(|c| c.ver)
+            .ok_or_else(|| Status::unauthenticated("please sign in to do this"))?;
+        let (version, revoked) = store::token_state(&self.db, caller.user_id, caller.jti).await?;
+        if revoked || version != Some(ver) {
+            return Err(Error::Unauthenticated("your session has ended; please sign in again".into()).into());
+        }
+        Ok(caller)
+    }
+
     fn issue(&self, user: &UserRow) -> Result<String, Error> {
-        let role = Role::from_str(&user.role).map_err(|e| Error::Other(e.into()))?;
+        let role = role_of(user)?;
         let (token, _) = self
             .signer
             .issue(user.user_id, role, user.token_version)
@@ -53,7 +120,7 @@ impl IdentityService {
     }
 
     /// Creates a user after validating every field; `allowed` is the set of roles the caller may create.
-    pub(crate) async fn create_user(
+    pub(crate) async fn create_account(
         &self,
         email: &str,
         password: &str,
@@ -62,6 +129,7 @@ impl IdentityService {
         role: &str,
         allowed: &[Role],
     ) -> Result<UserRow, Error> {
+        domain::require_account_fields(email, password, full_name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
         let full_name = FullName::parse(full_name)?;
@@ -95,7 +163,7 @@ impl Identity for IdentityService {
     ) -> Result<Response<pb::RegisterResponse>, Status> {
         let r = request.into_inner();
         let user = self
-            .create_user(
+            .create_account(
                 &r.email,
                 &r.password,
                 &r.full_name,
@@ -153,6 +221,7 @@ impl Identity for IdentityService {
         let caller = auth::caller(&request)?;
         let expires_at = chrono::DateTime::from_timestamp(caller.exp, 0).unwrap_or_else(chrono::Utc::now);
         store::revoke_token(&self.db, caller.jti, expires_at).await?;
+        self.revocations.token_revoked(caller.jti, caller.exp).await;
         Ok(Response::new(pb::LogoutResponse {}))
     }
 
@@ -197,64 +266,197 @@ impl Identity for IdentityService {
 
     async fn get_client_profile(
         &self,
-        _request: Request<pb::GetClientProfileRequest>,
+        request: Request<pb::GetClientProfileRequest>,
     ) -> Result<Response<pb::GetClientProfileResponse>, Status> {
-        Err(Status::unimplemented("client profiles are not served yet"))
+        auth::caller(&request)?;
+        let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
+        let profile = store::client_profile(&self.db, user_id)
+            .await?
+            .ok_or_else(|| Error::NotFound("this client has no profile yet".into()))?;
+        Ok(Response::new(pb::GetClientProfileResponse {
+            profile: Some(profile.into()),
+        }))
     }
 
     async fn create_client_profile(
         &self,
-        _request: Request<pb::CreateClientProfileRequest>,
+        request: Request<pb::CreateClientProfileRequest>,
     ) -> Result<Response<pb::CreateClientProfileResponse>, Status> {
-        Err(Status::unimplemented("client profiles are not served yet"))
+        let caller = self.current_caller(&request, &[Role::Client]).await?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::insert_client_profile(&self.db, caller.user_id, &fields).await?;
+        Ok(Response::new(pb::CreateClientProfileResponse {
+            profile: Some(profile.into()),
+        }))
     }
 
     async fn update_client_profile(
         &self,
-        _request: Request<pb::UpdateClientProfileRequest>,
+        request: Request<pb::UpdateClientProfileRequest>,
     ) -> Result<Response<pb::UpdateClientProfileResponse>, Status> {
-        Err(Status::unimplemented("client profiles are not served yet"))
+        let caller = self.current_caller(&request, &[Role::Client]).await?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::update_client_profile(&self.db, caller.user_id, &fields)
+            .await?
+            .ok_or_else(|| Error::NotFound("you have no profile yet; create it first".into()))?;
+        Ok(Response::new(pb::UpdateClientProfileResponse {
+            profile: Some(profile.into()),
+        }))
     }
 
     async fn list_users(
         &self,
-        _request: Request<pb::ListUsersRequest>,
+        request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        self.current_caller(&request, &[Role::Admin]).await?;
+        let users = store::list_users(&self.db).await?;
+        Ok(Response::new(pb::ListUsersResponse {
+            users: users.into_iter().map(Into::into).collect(),
+        }))
     }
 
     async fn get_user(
         &self,
-        _request: Request<pb::GetUserRequest>,
+        request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::GetUserResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        self.current_caller(&request, &[Role::Admin]).await?;
+        let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
+        let (user, profile) = store::user_with_profile(&self.db, user_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?
+            .split();
+        let profile = profile.filter(|_| user.role == Role::Client.as_str());
+        Ok(Response::new(pb::GetUserResponse {
+            user: Some(user.into()),
+            profile: profile.map(Into::into),
+        }))
     }
 
     async fn create_user(
         &self,
-        _request: Request<pb::CreateUserRequest>,
+        request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::CreateUserResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        self.current_caller(&request, &[Role::Admin]).await?;
+        let r = request.into_inner();
+        let user = self
+            .create_account(
+                &r.email,
+                &r.password,
+                &r.full_name,
+                r.phone.as_deref(),
+                &r.role,
+                &Role::ALL,
+            )
+            .await?;
+        Ok(Response::new(pb::CreateUserResponse {
+            user: Some(user.into()),
+        }))
     }
 
     async fn update_user(
         &self,
-        _request: Request<pb::UpdateUserRequest>,
+        request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::UpdateUserResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        let admin = self.current_caller(&request, &[Role::Admin]).await?;
+        let r = request.into_inner();
+        let user_id = parse_id(&r.user_id, "user_id")?;
+        let changes = UserChanges::parse(RawUserChanges {
+            full_name: r.full_name.as_deref(),
+            email: r.email.as_deref(),
+            phone: r.phone.as_deref(),
+            clear_phone: r.clear_phone,
+            role: r.role.as_deref(),
+            password: r.password.as_deref(),
+        })?;
+        // Hashing is slow: done before the transaction so the user's row is locked briefly.
+        let password_hash = match &changes.password {
+            Some(p) => Some(self.hasher.hash(p.expose()).await.map_err(Error::from)?),
+            None => None,
+        };
+
+        let mut tx = self.db.begin().await.map_err(Error::from)?;
+        let current = store::lock_user(&mut tx, user_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?;
+        let target = Target {
+            user_id,
+            role: role_of(&current)?,
+            full_name: &current.full_name,
+        };
+        let plan = domain::plan_update(admin.user_id, &target, &changes)?;
+        let user = store::update_user(
+            &mut tx,
+            user_id,
+            store::UserUpdate {
+                email: changes.email.as_ref().map(Email::as_str),
+                full_name: changes.full_name.as_ref().map(FullName::as_str),
+                phone: &changes.phone,
+                role: changes.role.map(Role::as_str),
+                password_hash: password_hash.as_ref().map(|h| h.0.as_str()),
+                bump_token_version: plan.bump_token_version,
+            },
+        )
+        .await?;
+        for event in &plan.events {
+            store::insert_outbox(&mut tx, &envelope(event.clone())).await?;
+        }
+        tx.commit().await.map_err(Error::from)?;
+
+        if plan.bump_token_version {
+            self.revocations
+                .token_version_changed(user_id, user.token_version)
+                .await;
+        }
+        if !plan.events.is_empty() {
+            self.outbox_wake.notify_one();
+        }
+        Ok(Response::new(pb::UpdateUserResponse {
+            user: Some(user.into()),
+        }))
     }
 
     async fn delete_user(
         &self,
-        _request: Request<pb::DeleteUserRequest>,
+        request: Request<pb::DeleteUserRequest>,
     ) -> Result<Response<pb::DeleteUserResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        let admin = self.current_caller(&request, &[Role::Admin]).await?;
+        let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
+
+        let mut tx = self.db.begin().await.map_err(Error::from)?;
+        let user = store::lock_user(&mut tx, user_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?;
+        let role = role_of(&user)?;
+        domain::check_deletable(admin.user_id, user_id, role)?;
+        store::delete_user(&mut tx, user_id).await?;
+        store::insert_outbox(&mut tx, &envelope(Event::UserDeleted { user_id, role })).await?;
+        tx.commit().await.map_err(Error::from)?;
+
+        self.revocations.user_deleted(user_id).await;
+        self.outbox_wake.notify_one();
+        Ok(Response::new(pb::DeleteUserResponse {}))
     }
 
     async fn count_users(
         &self,
-        _request: Request<pb::CountUsersRequest>,
+        request: Request<pb::CountUsersRequest>,
     ) -> Result<Response<pb::CountUsersResponse>, Status> {
-        Err(Status::unimplemented("user management is not served yet"))
+        self.current_caller(&request, &[Role::Admin]).await?;
+        let counts = store::user_counts(&self.db).await?;
+        let weeks = store::weekly_signups(&self.db, SIGNUP_WEEKS).await?;
+        Ok(Response::new(pb::CountUsersResponse {
+            total_users: counts.total,
+            total_coaches: counts.coaches,
+            total_gyms: counts.gyms,
+            total_clients: counts.clients,
+            total_admins: counts.admins,
+            signups_per_week: weeks
+                .into_iter()
+                .map(|(week_start, count)| pb::WeeklyCount {
+                    week_start: week_start.format("%Y-%m-%d").to_string(),
+                    count,
+                })
+                .collect(),
+        }))
     }
 }

@@ -3,12 +3,15 @@
 //! a transactional outbox.
 //!
 //! `build` connects, migrates and binds; [`Server::run_until`] serves gRPC (with
-//! `grpc.health.v1`) and the ops port until the shutdown future resolves.
+//! `grpc.health.v1`), the ops port and the outbox relay until the shutdown future resolves.
 
 mod config;
 mod domain;
 mod error;
 mod grpc;
+mod outbox;
+mod redis_link;
+mod revocation;
 mod store;
 
 use std::{future::Future, time::Duration};
@@ -32,7 +35,12 @@ pub struct Server {
     ops_listener: TcpListener,
     service: grpc::IdentityService,
     verifier: TokenVerifier,
+    relay: outbox::Relay,
 }
+
+/// How long the relay waits for Redis per operation (RPCs wait at most
+/// [`revocation::WRITE_LIMIT`]).
+const RELAY_REDIS_LIMIT: Duration = Duration::from_secs(1);
 
 /// Connects to PostgreSQL, applies the migrations, seeds the first admin and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
@@ -44,10 +52,20 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         .await
         .context("running identity migrations")?;
 
+    let relay = outbox::Relay::new(
+        db.clone(),
+        redis_link::RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
+        proto::events::stream_key(&config.redis_namespace),
+    );
     let service = grpc::IdentityService {
         db,
         hasher: domain::Hasher::new(num_cpus()),
         signer,
+        revocations: revocation::Revocations::new(
+            redis_link::RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?,
+            config.redis_namespace.clone(),
+        ),
+        outbox_wake: relay.waker(),
     };
     if let Some(admin) = &config.admin {
         seed_admin(&service, admin).await?;
@@ -63,6 +81,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         ops_listener,
         service,
         verifier,
+        relay,
     })
 }
 
@@ -84,7 +103,7 @@ async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyho
         return Ok(());
     }
     match service
-        .create_user(
+        .create_account(
             &admin.email,
             &admin.password,
             &admin.full_name,
@@ -118,7 +137,7 @@ impl Server {
             .unwrap_or_default()
     }
 
-    /// Serves until `shutdown` resolves, then drains in-flight calls.
+    /// Serves (and relays the outbox) until `shutdown` resolves, then drains in-flight calls.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
         let (reporter, health) = proto::server::health_reporter();
@@ -143,6 +162,7 @@ impl Server {
             ready,
             shutdown.clone(),
         ));
+        let relay = tokio::spawn(self.relay.run(shutdown.clone()));
 
         tonic::transport::Server::builder()
             .trace_fn(proto::telemetry::grpc_span)
@@ -155,6 +175,7 @@ impl Server {
             .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
             .await
             .context("serving gRPC")?;
+        relay.await.context("the outbox relay")?;
         ops.await??;
         Ok(())
     }

@@ -1,10 +1,16 @@
-//! identity's queries: one function per statement, schema-qualified, taking any executor.
+//! identity's queries: one function per statement, schema-qualified, taking any executor (or a
+//! transaction where the statement only makes sense inside one).
 
-use chrono::{DateTime, Utc};
-use sqlx::{PgExecutor, postgres::PgDatabaseError};
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::{PgConnection, PgExecutor, postgres::PgDatabaseError};
 use uuid::Uuid;
 
-use crate::error::Error;
+use crate::{
+    domain::{PhoneChange, ProfileFields},
+    error::Error,
+};
+
+const EMAIL_TAKEN: &str = "an account with this email already exists";
 
 /// A user row.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -38,10 +44,14 @@ macro_rules! user_columns {
 
 /// A unique violation of `constraint`, if that is what `error` is.
 pub fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
+    is_violation(error, "23505", constraint)
+}
+
+fn is_violation(error: &sqlx::Error, code: &str, constraint: &str) -> bool {
     error
         .as_database_error()
         .and_then(|e| e.try_downcast_ref::<PgDatabaseError>())
-        .is_some_and(|e| e.code() == "23505" && e.constraint() == Some(constraint))
+        .is_some_and(|e| e.code() == code && e.constraint() == Some(constraint))
 }
 
 pub async fn insert_user(db: impl PgExecutor<'_>, user: NewUser<'_>) -> Result<UserRow, Error> {
@@ -60,7 +70,7 @@ pub async fn insert_user(db: impl PgExecutor<'_>, user: NewUser<'_>) -> Result<U
     .await
     .map_err(|e| {
         if is_unique_violation(&e, "app_user_email_key") {
-            Error::Conflict("an account with this email already exists".into())
+            Error::Conflict(EMAIL_TAKEN.into())
         } else {
             e.into()
         }
@@ -139,4 +149,315 @@ pub async fn revoke_token(
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// Every user, newest first.
+pub async fn list_users(db: impl PgExecutor<'_>) -> Result<Vec<UserRow>, Error> {
+    Ok(sqlx::query_as::<_, UserRow>(concat!(
+        "select ",
+        user_columns!(),
+        " from identity.app_user order by created_at desc, user_id"
+    ))
+    .fetch_all(db)
+    .await?)
+}
+
+/// The user, locked until the transaction ends, so concurrent changes to one user queue up.
+pub async fn lock_user(tx: &mut PgConnection, user_id: Uuid) -> Result<Option<UserRow>, Error> {
+    Ok(sqlx::query_as::<_, UserRow>(concat!(
+        "select ",
+        user_columns!(),
+        " from identity.app_user where user_id = $1 for update"
+    ))
+    .bind(user_id)
+    .fetch_optional(tx)
+    .await?)
+}
+
+/// The new values of a user's columns; `None` keeps a column as it is.
+pub struct UserUpdate<'a> {
+    pub email: Option<&'a str>,
+    pub full_name: Option<&'a str>,
+    pub phone: &'a PhoneChange,
+    pub role: Option<&'a str>,
+    pub password_hash: Option<&'a str>,
+    pub bump_token_version: bool,
+}
+
+/// Writes `update` to the user and returns the row as it now is.
+pub async fn update_user(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    update: UserUpdate<'_>,
+) -> Result<UserRow, Error> {
+    let (set_phone, phone) = match update.phone {
+        PhoneChange::Keep => (false, None),
+        PhoneChange::Set(p) => (true, Some(p.as_str())),
+        PhoneChange::Clear => (true, None),
+    };
+    sqlx::query_as::<_, UserRow>(concat!(
+        "update identity.app_user set
+             email = coalesce($2, email),
+             full_name = coalesce($3, full_name),
+             phone = case when $4 then $5 else phone end,
+             role = coalesce($6, role),
+             password_hash = coalesce($7, password_hash),
+             token_version = token_version + case when $8 then 1 else 0 end
+         where user_id = $1
+         returning ",
+        user_columns!()
+    ))
+    .bind(user_id)
+    .bind(update.email)
+    .bind(update.full_name)
+    .bind(set_phone)
+    .bind(phone)
+    .bind(update.role)
+    .bind(update.password_hash)
+    .bind(update.bump_token_version)
+    .fetch_one(tx)
+    .await
+    .map_err(|e| {
+        if is_unique_violation(&e, "app_user_email_key") {
+            Error::Conflict(EMAIL_TAKEN.into())
+        } else {
+            e.into()
+        }
+    })
+}
+
+/// Deletes the user (their client profile goes with them).
+pub async fn delete_user(tx: &mut PgConnection, user_id: Uuid) -> Result<(), Error> {
+    sqlx::query("delete from identity.app_user where user_id = $1")
+        .bind(user_id)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// How many users there are, in all and per role.
+#[derive(Debug, sqlx::FromRow)]
+pub struct UserCounts {
+    pub total: i64,
+    pub coaches: i64,
+    pub gyms: i64,
+    pub clients: i64,
+    pub admins: i64,
+}
+
+pub async fn user_counts(db: impl PgExecutor<'_>) -> Result<UserCounts, Error> {
+    Ok(sqlx::query_as::<_, UserCounts>(
+        "select count(*) as total,
+                count(*) filter (where role = 'coach') as coaches,
+                count(*) filter (where role = 'gym') as gyms,
+                count(*) filter (where role = 'client') as clients,
+                count(*) filter (where role = 'admin') as admins
+         from identity.app_user",
+    )
+    .fetch_one(db)
+    .await?)
+}
+
+/// Sign-ups per week (weeks start on Monday, UTC) for the last `weeks` weeks including this one,
+/// oldest first, weeks without sign-ups included as zero.
+pub async fn weekly_signups(db: impl PgExecutor<'_>, weeks: i32) -> Result<Vec<(NaiveDate, i64)>, Error> {
+    Ok(sqlx::query_as::<_, (NaiveDate, i64)>(
+        "select week::date, count(u.user_id)
+         from generate_series(
+                  date_trunc('week', now() at time zone 'utc') - make_interval(weeks => $1 - 1),
+                  date_trunc('week', now() at time zone 'utc'),
+                  interval '1 week'
+              ) as week
+         left join identity.app_user u
+                on u.created_at >= week at time zone 'utc'
+               and u.created_at < (week + interval '1 week') at time zone 'utc'
+         group by week
+         order by week",
+    )
+    .bind(weeks)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A client profile row.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ProfileRow {
+    pub user_id: Uuid,
+    pub age: Option<i32>,
+    pub grade: Option<String>,
+    pub sport: Option<String>,
+    pub skill_level: Option<String>,
+    pub profile_picture_url: Option<String>,
+}
+
+pub async fn client_profile(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(
+        "select user_id, age, grade, sport, skill_level, profile_picture_url
+         from identity.client_profile where user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn insert_client_profile(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+    fields: &ProfileFields,
+) -> Result<ProfileRow, Error> {
+    sqlx::query_as::<_, ProfileRow>(
+        "insert into identity.client_profile
+             (user_id, age, grade, sport, skill_level, profile_picture_url)
+         values ($1, $2, $3, $4, $5, $6)
+         returning user_id, age, grade, sport, skill_level, profile_picture_url",
+    )
+    .bind(user_id)
+    .bind(fields.age)
+    .bind(fields.grade.as_deref())
+    .bind(fields.sport.as_deref())
+    .bind(fields.skill_level.map(|s| s.as_str()))
+    .bind(fields.profile_picture_url.as_deref())
+    .fetch_one(db)
+    .await
+    .map_err(|e| {
+        if is_unique_violation(&e, "client_profile_pkey") {
+            Error::Conflict("you already have a profile; update it instead".into())
+        } else if is_violation(&e, "23503", "client_profile_user_id_fkey") {
+            Error::Unauthenticated("this account no longer exists".into())
+        } else {
+            e.into()
+        }
+    })
+}
+
+/// Replaces every field of the profile; `None` when there is no profile.
+pub async fn update_client_profile(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+    fields: &ProfileFields,
+) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(
+        "update identity.client_profile
+         set age = $2, grade = $3, sport = $4, skill_level = $5, profile_picture_url = $6
+         where user_id = $1
+         returning user_id, age, grade, sport, skill_level, profile_picture_url",
+    )
+    .bind(user_id)
+    .bind(fields.age)
+    .bind(fields.grade.as_deref())
+    .bind(fields.sport.as_deref())
+    .bind(fields.skill_level.map(|s| s.as_str()))
+    .bind(fields.profile_picture_url.as_deref())
+    .fetch_optional(db)
+    .await?)
+}
+
+/// A user and, if there is one, their client profile.
+#[derive(Debug, sqlx::FromRow)]
+pub struct UserWithProfileRow {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub profile_user_id: Option<Uuid>,
+    pub age: Option<i32>,
+    pub grade: Option<String>,
+    pub sport: Option<String>,
+    pub skill_level: Option<String>,
+    pub profile_picture_url: Option<String>,
+}
+
+impl UserWithProfileRow {
+    pub fn split(self) -> (UserRow, Option<ProfileRow>) {
+        let profile = self.profile_user_id.map(|user_id| ProfileRow {
+            user_id,
+            age: self.age,
+            grade: self.grade,
+            sport: self.sport,
+            skill_level: self.skill_level,
+            profile_picture_url: self.profile_picture_url,
+        });
+        (self.user, profile)
+    }
+}
+
+pub async fn user_with_profile(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+) -> Result<Option<UserWithProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, UserWithProfileRow>(
+        "select u.user_id, u.email, u.password_hash, u.full_name, u.phone, u.role,
+                u.token_version, u.created_at,
+                p.user_id as profile_user_id, p.age, p.grade, p.sport, p.skill_level,
+                p.profile_picture_url
+         from identity.app_user u
+         left join identity.client_profile p on p.user_id = u.user_id
+         where u.user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Records an event in the outbox; call it in the transaction that makes the change.
+pub async fn insert_outbox(tx: &mut PgConnection, envelope: &proto::events::Envelope) -> Result<(), Error> {
+    let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
+    sqlx::query("insert into identity.outbox (event_id, payload) values ($1, $2::jsonb)")
+        .bind(envelope.event_id)
+        .bind(payload)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// Takes the relay's turn for this transaction, if no other replica holds it: one relay at a
+/// time keeps delivery in outbox order.
+pub async fn try_take_relay_turn(tx: &mut PgConnection) -> Result<bool, Error> {
+    // An arbitrary constant naming "identity's outbox relay" among advisory locks.
+    Ok(
+        sqlx::query_scalar::<_, bool>("select pg_try_advisory_xact_lock(7461636)")
+            .fetch_one(tx)
+            .await?,
+    )
+}
+
+/// Up to `limit` undelivered events in outbox order, locked for this transaction (rows another
+/// transaction holds are skipped, never waited for): (event_id, JSON envelope).
+pub async fn claim_outbox(tx: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, String)>, Error> {
+    Ok(sqlx::query_as::<_, (Uuid, String)>(
+        "select event_id, payload::text from identity.outbox
+         where published_at is null
+         order by seq
+         limit $1
+         for update skip locked",
+    )
+    .bind(limit)
+    .fetch_all(tx)
+    .await?)
+}
+
+pub async fn mark_published(tx: &mut PgConnection, event_ids: &[Uuid]) -> Result<(), Error> {
+    sqlx::query("update identity.outbox set published_at = now() where event_id = any($1)")
+        .bind(event_ids)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// Forgets events delivered more than a day ago.
+pub async fn delete_old_published(db: impl PgExecutor<'_>) -> Result<u64, Error> {
+    Ok(
+        sqlx::query("delete from identity.outbox where published_at < now() - interval '1 day'")
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
+
+/// Forgets revocations of tokens that have expired anyway.
+pub async fn delete_expired_revocations(db: impl PgExecutor<'_>) -> Result<u64, Error> {
+    Ok(
+        sqlx::query("delete from identity.revoked_token where expires_at < now()")
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }

@@ -1,8 +1,12 @@
-//! identity's rules: what a valid email, password, name and phone are, and password hashing.
-//! No sqlx, no tonic.
+//! identity's rules: what a valid email, password, name, phone and client profile are, what an
+//! admin's change to a user sets in motion, and password hashing. No sqlx, no tonic.
 
+mod admin;
 mod password;
+mod profile;
 mod user;
 
+pub use admin::{PhoneChange, RawUserChanges, Target, UserChanges, check_deletable, plan_update};
 pub use password::{Hasher, PasswordHash};
-pub use user::{Email, FullName, NewPassword, Phone, parse_role};
+pub use profile::{ProfileFields, RawProfileFields};
+pub use user::{Email, FullName, NewPassword, Phone, parse_role, require_account_fields};

@@ -110,6 +110,18 @@ impl Phone {
     }
 }
 
+/// The message SPEC.md shows when one of the three required account fields is missing.
+pub const REQUIRED_FIELDS: &str = "Email, password, and full name are required";
+
+/// Refuses a new account whose email, password or full name is empty (before any finer check,
+/// so the person sees SPEC.md's one sentence for all three).
+pub fn require_account_fields(email: &str, password: &str, full_name: &str) -> Result<(), Error> {
+    if email.trim().is_empty() || password.is_empty() || full_name.trim().is_empty() {
+        return Err(Error::Invalid(REQUIRED_FIELDS.into()));
+    }
+    Ok(())
+}
+
 /// A role name; empty means client.
 pub fn parse_role(raw: &str) -> Result<Role, Error> {
     let raw = raw.trim();
@@ -169,6 +181,21 @@ mod tests {
             Some("+1 (555) 010-9999")
         );
         assert!(Phone::parse(Some("call me")).is_err());
+    }
+
+    #[test]
+    fn a_missing_email_password_or_name_gets_one_message() {
+        for (email, password, name) in [
+            ("", "secret1", "Ann"),
+            ("a@b.co", "", "Ann"),
+            ("a@b.co", "secret1", "  "),
+        ] {
+            match require_account_fields(email, password, name) {
+                Err(Error::Invalid(m)) => assert_eq!(m, REQUIRED_FIELDS),
+                _ => panic!("accepted {email:?} {name:?}"),
+            }
+        }
+        assert!(require_account_fields("a@b.co", "secret1", "Ann").is_ok());
     }
 
     #[test]

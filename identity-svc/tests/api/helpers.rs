@@ -1,0 +1,326 @@
+//! Starts identity-svc in-process against a fresh database and offers typed helpers; the tests
+//! keep their assertions in view.
+
+use std::{net::SocketAddr, time::Duration};
+
+use identity_svc::{AdminSeed, Config};
+use proto::{
+    auth::{Role, TokenSigner},
+    identity::v1::{self as pb, identity_client::IdentityClient},
+};
+use sqlx::{Connection, Executor, PgConnection, PgPool};
+use tokio::{sync::oneshot, task::JoinHandle};
+use tonic::{Code, Request, Status, transport::Channel};
+use uuid::Uuid;
+
+pub const ADMIN_EMAIL: &str = "admin@identity.test";
+pub const ADMIN_PASSWORD: &str = "admin-password";
+pub const PASSWORD: &str = "password1";
+pub const REDIS_URL: &str = "redis://127.0.0.1:6379";
+/// Nothing listens here: Redis "down".
+pub const DEAD_REDIS_URL: &str = "redis://127.0.0.1:1";
+
+/// A running identity-svc. Dropping it stops the service.
+pub struct TestApp {
+    pub client: IdentityClient<Channel>,
+    pub db: PgPool,
+    pub signer: TokenSigner,
+    /// (private PEM, public PEM)
+    pub keys: (String, String),
+    pub namespace: String,
+    pub ops_port: u16,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn any_port() -> SocketAddr {
+    ([127, 0, 0, 1], 0).into()
+}
+
+/// A fresh, empty database for one test.
+pub async fn fresh_database() -> String {
+    let name = format!("t_identity_{}", Uuid::new_v4().simple());
+    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
+        .await
+        .expect("PostgreSQL is up");
+    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
+        .await
+        .expect("create the test database");
+    format!("postgres://postgres@127.0.0.1:5432/{name}")
+}
+
+/// A configuration on free ports, a new key pair and namespace, with the seeded admin.
+pub fn config(database_url: &str, redis_url: &str) -> Config {
+    let (private, public) = proto::auth::generate_keypair();
+    Config {
+        database_url: database_url.to_owned(),
+        listen_addr: any_port(),
+        ops_addr: any_port(),
+        jwt_private_key: private,
+        jwt_public_key: public,
+        redis_url: redis_url.to_owned(),
+        redis_namespace: format!("identity-test-{}", Uuid::new_v4().simple()),
+        admin: Some(AdminSeed {
+            email: ADMIN_EMAIL.into(),
+            password: ADMIN_PASSWORD.into(),
+            full_name: "Test Admin".into(),
+        }),
+    }
+}
+
+impl TestApp {
+    /// identity-svc on a fresh database with a working Redis.
+    pub async fn start() -> TestApp {
+        let database_url = fresh_database().await;
+        Self::start_with(config(&database_url, REDIS_URL)).await
+    }
+
+    /// identity-svc with `config`, serving once this returns.
+    pub async fn start_with(config: Config) -> TestApp {
+        let keys = (config.jwt_private_key.clone(), config.jwt_public_key.clone());
+        let namespace = config.redis_namespace.clone();
+        let database_url = config.database_url.clone();
+        let server = identity_svc::build(config).await.expect("identity-svc builds");
+        let port = server.port();
+        let ops_port = server.ops_port();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(server.run_until(async move {
+            let _ = stopped.await;
+        }));
+        let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
+            .expect("a valid URL")
+            .connect_lazy();
+        wait_until_serving(channel.clone()).await;
+        TestApp {
+            client: IdentityClient::new(channel),
+            db: PgPool::connect(&database_url).await.expect("the test database"),
+            signer: TokenSigner::from_pem(keys.0.as_bytes()).expect("the test key"),
+            keys,
+            namespace,
+            ops_port,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// Stops the service and waits until it has drained.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await
+                .expect("the service task")
+                .expect("the service stops cleanly");
+        }
+    }
+
+    /// A client of this service (calls take `&mut`).
+    pub fn client(&self) -> IdentityClient<Channel> {
+        self.client.clone()
+    }
+
+    /// Registers a new user with `role` and returns (token, user).
+    pub async fn register(&self, role: &str) -> (String, pb::User) {
+        let email = format!("{role}-{}@identity.test", Uuid::new_v4().simple());
+        let reply = self
+            .client()
+            .register(register_request(&email, PASSWORD, role))
+            .await
+            .unwrap_or_else(|s| panic!("register {role}: {s:?}"))
+            .into_inner();
+        (reply.token, reply.user.expect("a user"))
+    }
+
+    /// Signs in and returns (token, user).
+    pub async fn login(&self, email: &str, password: &str) -> Result<(String, pb::User), Status> {
+        let reply = self
+            .client()
+            .login(pb::LoginRequest {
+                email: email.into(),
+                password: password.into(),
+            })
+            .await?
+            .into_inner();
+        Ok((reply.token, reply.user.expect("a user")))
+    }
+
+    /// Signs in as the seeded admin and returns (token, user).
+    pub async fn admin(&self) -> (String, pb::User) {
+        self.login(ADMIN_EMAIL, ADMIN_PASSWORD)
+            .await
+            .expect("the seeded admin signs in")
+    }
+
+    /// A valid token for any user id and role, as if identity-svc had issued it at version 0.
+    pub fn token_for(&self, user_id: Uuid, role: Role) -> String {
+        self.signer.issue(user_id, role, 0).expect("a token").0
+    }
+
+    /// The claims of a token this service issued.
+    pub fn claims(&self, token: &str) -> proto::auth::Claims {
+        proto::auth::TokenVerifier::from_pem(self.keys.1.as_bytes())
+            .expect("the test public key")
+            .verify(token)
+            .expect("a valid token")
+    }
+
+    /// The user's token state as CheckToken reports it: (token_version, jti_revoked).
+    pub async fn check_token(&self, user_id: &str, jti: Uuid) -> (Option<i64>, bool) {
+        let reply = self
+            .client()
+            .check_token(pb::CheckTokenRequest {
+                user_id: user_id.into(),
+                jti: jti.to_string(),
+            })
+            .await
+            .expect("CheckToken answers")
+            .into_inner();
+        (reply.token_version, reply.jti_revoked)
+    }
+
+    /// The undelivered outbox rows as (event_id, JSON payload), oldest first.
+    pub async fn unpublished_events(&self) -> Vec<(Uuid, serde_json::Value)> {
+        outbox_rows(
+            &self.db,
+            "select event_id, payload::text from identity.outbox where published_at is null order by seq",
+        )
+        .await
+    }
+
+    /// Every outbox row as (event_id, JSON payload), oldest first.
+    pub async fn outbox(&self) -> Vec<(Uuid, serde_json::Value)> {
+        outbox_rows(
+            &self.db,
+            "select event_id, payload::text from identity.outbox order by seq",
+        )
+        .await
+    }
+
+    /// The entries of this test's event stream, oldest first, as JSON envelopes.
+    pub async fn stream_events(&self) -> Vec<serde_json::Value> {
+        let mut redis = redis_connection().await;
+        let stream = proto::events::stream_key(&self.namespace);
+        let reply: redis::streams::StreamRangeReply = redis::cmd("XRANGE")
+            .arg(&stream)
+            .arg("-")
+            .arg("+")
+            .query_async(&mut redis)
+            .await
+            .expect("XRANGE");
+        reply
+            .ids
+            .iter()
+            .map(|entry| {
+                let json: String = entry.get(proto::events::FIELD).expect("an event field");
+                serde_json::from_str(&json).expect("a JSON envelope")
+            })
+            .collect()
+    }
+
+    /// The value Redis holds at `{namespace}:{key}`, and its time to live in seconds.
+    pub async fn redis_value(&self, key: &str) -> (Option<String>, i64) {
+        let mut redis = redis_connection().await;
+        let key = format!("{}:{key}", self.namespace);
+        let value: Option<String> = redis::cmd("GET")
+            .arg(&key)
+            .query_async(&mut redis)
+            .await
+            .expect("GET");
+        let ttl: i64 = redis::cmd("TTL")
+            .arg(&key)
+            .query_async(&mut redis)
+            .await
+            .expect("TTL");
+        (value, ttl)
+    }
+}
+
+async fn outbox_rows(db: &PgPool, sql: &'static str) -> Vec<(Uuid, serde_json::Value)> {
+    sqlx::query_as::<_, (Uuid, String)>(sql)
+        .fetch_all(db)
+        .await
+        .expect("the outbox")
+        .into_iter()
+        .map(|(id, json)| (id, serde_json::from_str(&json).expect("JSON")))
+        .collect()
+}
+
+pub async fn redis_connection() -> redis::aio::MultiplexedConnection {
+    redis::Client::open(REDIS_URL)
+        .expect("a Redis URL")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("Redis is up")
+}
+
+async fn wait_until_serving(channel: Channel) {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let mut health = HealthClient::new(channel);
+    for _ in 0..400 {
+        let reply = health
+            .check(HealthCheckRequest {
+                service: "identity.v1.Identity".into(),
+            })
+            .await;
+        if reply.is_ok_and(|r| r.into_inner().status == ServingStatus::Serving as i32) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("identity-svc did not start serving");
+}
+
+/// Polls `probe` until it yields `Some`, for at most ten seconds.
+pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    for _ in 0..200 {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+pub fn register_request(email: &str, password: &str, role: &str) -> pb::RegisterRequest {
+    pb::RegisterRequest {
+        email: email.into(),
+        password: password.into(),
+        full_name: "Test Person".into(),
+        phone: None,
+        role: role.into(),
+    }
+}
+
+/// `message` with `authorization: Bearer <token>`.
+pub fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ASCII metadata"),
+    );
+    request
+}
+
+/// Asserts `result` failed with `code` and returns the message.
+#[track_caller]
+pub fn refused<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) -> String {
+    match result {
+        Err(status) if status.code() == code => status.message().to_owned(),
+        other => panic!("expected {code:?}, got {other:?}"),
+    }
+}

@@ -1,0 +1,9 @@
+//! identity-svc's gRPC API against a real PostgreSQL (a fresh database per test) and Redis (a
+//! namespace per test), the service in-process on free ports.
+
+mod admin;
+mod auth;
+mod events;
+mod helpers;
+mod profiles;
+mod revocation;

@@ -72,11 +72,14 @@ impl RedisStore {
         Ok((version, revoked.is_some()))
     }
 
-    /// Caches a user's token version for a day (identity-svc overwrites it on every change).
+    /// Caches a user's token version for a day, only if nothing is cached: identity-svc writes
+    /// the key on every change, and a version read before that change must not overwrite it.
     pub async fn cache_token_version(&self, user_id: &str, version: i64) -> Result<(), RedisDown> {
         let key = self.key(&format!("tv:{user_id}"));
-        self.run(|mut c| async move { c.set_ex::<_, _, ()>(key, version, 86_400).await })
-            .await
+        self.run(|mut c| async move {
+            redis::cmd("SET").arg(key).arg(version).arg("EX").arg(86_400).arg("NX").query_async::<()>(&mut c).await
+        })
+        .await
     }
 
     /// Marks one token revoked until it would have expired anyway.

@@ -1,1 +1,151 @@
-//! placeholder
+//! gym-svc: gym profiles, gym locations, courts, court availability and coaches' court
+//! reservations, in the `gym` schema. It reacts to identity's user_deleted and role_changed
+//! events (see [`events`]).
+//!
+//! Names across contexts: gym_name is this context's own (the gym profile, joined at read time);
+//! coach names are not kept here: the gateway resolves `coach_id`s with identity's GetUsers in one
+//! batch.
+//!
+//! `build` connects, migrates and binds; [`Server::run_until`] serves gRPC (with
+//! `grpc.health.v1`), the ops port and the event consumer until the shutdown future resolves.
+
+mod config;
+mod domain;
+mod error;
+mod events;
+mod grpc;
+mod store;
+
+use std::{future::Future, time::Duration};
+
+use anyhow::Context;
+use futures::FutureExt;
+use proto::{
+    auth::{AuthInterceptor, TokenVerifier},
+    gym::v1::gym_server::GymServer,
+    server::{GrpcMetricsLayer, ReadyCheck},
+};
+use sqlx::{PgPool, postgres::PgPoolOptions};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+pub use config::Config;
+
+/// A built, bound, not yet serving gym-svc.
+pub struct Server {
+    listener: TcpListener,
+    ops_listener: TcpListener,
+    service: grpc::GymService,
+    verifier: TokenVerifier,
+    redis: redis::Client,
+    redis_namespace: String,
+}
+
+/// Connects to PostgreSQL, applies the migrations and binds both ports.
+pub async fn build(config: Config) -> anyhow::Result<Server> {
+    let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
+    let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let db = connect(&config.database_url).await?;
+    sqlx::migrate!()
+        .run(&db)
+        .await
+        .context("running gym migrations")?;
+    let listener = TcpListener::bind(config.listen_addr)
+        .await
+        .context("binding the gRPC port")?;
+    let ops_listener = TcpListener::bind(config.ops_addr)
+        .await
+        .context("binding the ops port")?;
+    Ok(Server {
+        listener,
+        ops_listener,
+        service: grpc::GymService { db },
+        verifier,
+        redis,
+        redis_namespace: config.redis_namespace,
+    })
+}
+
+async fn connect(url: &str) -> anyhow::Result<PgPool> {
+    PgPoolOptions::new()
+        .max_connections(10)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect(url)
+        .await
+        .context("connecting to PostgreSQL")
+}
+
+/// This replica's name in the event consumer group: stable across restarts of one host or pod,
+/// so entries it read but never acknowledged are read again when it comes back.
+fn consumer_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.trim().is_empty())
+        .unwrap_or_else(|| "gym-svc".to_owned())
+}
+
+impl Server {
+    /// The gRPC port (tests bind port 0).
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or_default()
+    }
+
+    /// The ops port (`/metrics`, `/livez`, `/readyz`).
+    pub fn ops_port(&self) -> u16 {
+        self.ops_listener
+            .local_addr()
+            .map(|a| a.port())
+            .unwrap_or_default()
+    }
+
+    /// Serves until `shutdown` resolves, then drains in-flight calls and stops consuming events.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let shutdown = shutdown.shared();
+        let (reporter, health) = proto::server::health_reporter();
+        reporter.set_serving::<GymServer<grpc::GymService>>().await;
+
+        let db = self.service.db.clone();
+        let ready: ReadyCheck = std::sync::Arc::new(move || {
+            let db = db.clone();
+            async move {
+                sqlx::query("select 1")
+                    .execute(&db)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| format!("database: {e}"))
+            }
+            .boxed()
+        });
+        let ops = tokio::spawn(proto::server::serve_ops(
+            self.ops_listener,
+            ready,
+            shutdown.clone(),
+        ));
+
+        let db = self.service.db.clone();
+        let stream = proto::events::stream_key(&self.redis_namespace);
+        let consumer = tokio::spawn(async move {
+            proto::events::consume(self.redis, &stream, "gym-svc", &consumer_name(), |envelope| {
+                let db = db.clone();
+                async move { events::apply(&db, envelope).await }
+            })
+            .await;
+        });
+
+        let served = tonic::transport::Server::builder()
+            .trace_fn(proto::telemetry::grpc_span)
+            .layer(GrpcMetricsLayer)
+            .add_service(health)
+            .add_service(GymServer::with_interceptor(
+                self.service,
+                AuthInterceptor::new(self.verifier),
+            ))
+            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .await
+            .context("serving gRPC");
+        consumer.abort();
+        served?;
+        ops.await??;
+        Ok(())
+    }
+}

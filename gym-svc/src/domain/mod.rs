@@ -1,0 +1,15 @@
+//! gym's rules: what valid profiles, locations, courts and court times are, when a court time is
+//! open to requests, and how a reservation may move between states. No sqlx, no tonic.
+
+mod court;
+mod location;
+mod profile;
+mod reservation;
+mod schedule;
+mod text;
+
+pub use court::NewCourt;
+pub use location::NewLocation;
+pub use profile::GymProfileFields;
+pub use reservation::{ReservationStatus, ensure_requestable};
+pub use schedule::{CourtTime, earliest_open_date, format_date, format_time};

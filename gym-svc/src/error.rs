@@ -1,0 +1,50 @@
+//! The one place a domain or store error becomes a gRPC status.
+
+use tonic::Status;
+
+/// Everything an RPC of gym-svc can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input: the message is for the person.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// Something that must be unique already exists.
+    #[error("{0}")]
+    Conflict(String),
+    /// The current state does not allow the move (a reserved, past or already decided item).
+    #[error("{0}")]
+    Precondition(String),
+    /// Signed in, but not the owner or not the right role.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<Error> for Status {
+    fn from(error: Error) -> Self {
+        match error {
+            Error::Invalid(m) => Status::invalid_argument(m),
+            Error::NotFound(m) => Status::not_found(m),
+            Error::Conflict(m) => Status::already_exists(m),
+            Error::Precondition(m) => Status::failed_precondition(m),
+            Error::Forbidden(m) => Status::permission_denied(m),
+            Error::Database(e) => {
+                tracing::error!(error = %e, "database error");
+                if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) {
+                    Status::unavailable("the gym database is unavailable; please try again")
+                } else {
+                    Status::internal("something went wrong on our side")
+                }
+            }
+            Error::Other(e) => {
+                tracing::error!(error = format!("{e:#}"), "internal error");
+                Status::internal("something went wrong on our side")
+            }
+        }
+    }
+}

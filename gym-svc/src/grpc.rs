@@ -1,0 +1,445 @@
+//! The gym.v1 service: proto → domain → store → proto, nothing else. The caller always comes from
+//! the token ([`auth::caller`]); every RPC checks the caller's role and ownership itself.
+
+use std::str::FromStr;
+
+use chrono::{NaiveDate, Utc};
+use proto::{
+    auth::{self, Caller, Role},
+    gym::v1::{self as pb, gym_server::Gym},
+};
+use sqlx::PgPool;
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+use crate::{
+    domain::{
+        CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus, earliest_open_date,
+        ensure_requestable, format_date, format_time,
+    },
+    error::Error,
+    store::{self, AvailabilityRow, CourtRow, LocationRow, ProfileRow, ReservationRow},
+};
+
+/// The state every RPC shares.
+#[derive(Clone)]
+pub struct GymService {
+    pub db: PgPool,
+}
+
+/// A message id that must be a UUID.
+fn parse_id(raw: &str, what: &str) -> Result<Uuid, Error> {
+    Uuid::from_str(raw.trim()).map_err(|_| Error::Invalid(format!("{what} must be a UUID")))
+}
+
+/// The shared "not in the past" date, now.
+fn today() -> NaiveDate {
+    earliest_open_date(Utc::now())
+}
+
+const NO_PROFILE: &str = "this gym has no profile yet";
+const NO_LOCATION: &str = "this gym location does not exist";
+const NO_COURT: &str = "this court does not exist";
+const NO_AVAILABILITY: &str = "this court availability does not exist";
+const NO_RESERVATION: &str = "this court reservation does not exist";
+
+impl From<ProfileRow> for pb::GymProfile {
+    fn from(row: ProfileRow) -> Self {
+        pb::GymProfile {
+            gym_id: row.gym_id.to_string(),
+            gym_name: row.gym_name,
+            description: row.description,
+            phone: row.phone,
+        }
+    }
+}
+
+impl From<LocationRow> for pb::GymLocation {
+    fn from(row: LocationRow) -> Self {
+        pb::GymLocation {
+            location_id: row.location_id.to_string(),
+            gym_id: row.gym_id.to_string(),
+            gym_name: row.gym_name,
+            name: row.name,
+            address: row.address,
+            city: row.city,
+            state: row.state,
+            latitude: row.latitude,
+            longitude: row.longitude,
+        }
+    }
+}
+
+impl From<CourtRow> for pb::Court {
+    fn from(row: CourtRow) -> Self {
+        pb::Court {
+            court_id: row.court_id.to_string(),
+            location_id: row.location_id.to_string(),
+            court_name: row.court_name,
+            court_type: row.court_type,
+        }
+    }
+}
+
+impl From<AvailabilityRow> for pb::CourtAvailability {
+    fn from(row: AvailabilityRow) -> Self {
+        pb::CourtAvailability {
+            availability_id: row.availability_id.to_string(),
+            court_id: row.court_id.to_string(),
+            date: format_date(row.date),
+            start_time: format_time(row.start_time),
+            end_time: format_time(row.end_time),
+            is_reserved: row.is_reserved,
+            location_name: row.location_name,
+            court_name: row.court_name,
+            location_id: row.location_id.to_string(),
+        }
+    }
+}
+
+impl From<ReservationRow> for pb::CourtReservation {
+    fn from(row: ReservationRow) -> Self {
+        pb::CourtReservation {
+            reservation_id: row.reservation_id.to_string(),
+            availability_id: row.availability_id.to_string(),
+            coach_id: row.coach_id.to_string(),
+            gym_name: row.gym_name,
+            location_name: row.location_name,
+            court_name: row.court_name,
+            date: format_date(row.date),
+            start_time: format_time(row.start_time),
+            end_time: format_time(row.end_time),
+            status: row.status,
+        }
+    }
+}
+
+fn profile_fields(fields: Option<pb::GymProfileFields>) -> Result<GymProfileFields, Error> {
+    let fields = fields.unwrap_or_default();
+    GymProfileFields::parse(&fields.gym_name, &fields.description, &fields.phone)
+}
+
+fn reservations(rows: Vec<ReservationRow>) -> Vec<pb::CourtReservation> {
+    rows.into_iter().map(Into::into).collect()
+}
+
+impl GymService {
+    /// Refuses anyone but the gym that owns a location.
+    async fn own_location(&self, caller: &Caller, location_id: Uuid) -> Result<(), Error> {
+        match store::location_gym(&self.db, location_id).await? {
+            None => Err(Error::NotFound(NO_LOCATION.into())),
+            Some(gym) if gym != caller.user_id => {
+                Err(Error::Forbidden("this location belongs to another gym".into()))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// A reservation on a court of the caller's gym.
+    async fn gyms_reservation(&self, caller: &Caller, reservation_id: Uuid) -> Result<ReservationRow, Error> {
+        let found = store::reservation(&self.db, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        if found.gym_id != caller.user_id {
+            return Err(Error::Forbidden(
+                "this reservation is for another gym's court".into(),
+            ));
+        }
+        Ok(found)
+    }
+
+    /// Requests court time for a coach, while it cannot be reserved by an approval.
+    async fn request(&self, coach: &Caller, availability_id: Uuid) -> Result<ReservationRow, Error> {
+        let mut tx = self.db.begin().await?;
+        let state = store::availability_for_request(&mut *tx, availability_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
+        ensure_requestable(state.date, state.is_reserved, state.withdrawn, today())?;
+        let reservation_id = store::insert_reservation(&mut *tx, availability_id, coach.user_id).await?;
+        let row = store::reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Approves a pending request in one transaction: the availability is locked first, so
+    /// concurrent approvals of one availability run one at a time and only the first reserves it;
+    /// every other pending request for it is denied.
+    async fn approve(&self, gym: &Caller, reservation_id: Uuid) -> Result<ReservationRow, Error> {
+        let found = self.gyms_reservation(gym, reservation_id).await?;
+        let mut tx = self.db.begin().await?;
+        let state = store::lock_availability(&mut *tx, found.availability_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
+        let status = store::lock_reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        let approved = status.approve()?;
+        ensure_requestable(state.date, state.is_reserved, state.withdrawn, today())?;
+        store::set_reservation_status(&mut *tx, reservation_id, approved).await?;
+        store::mark_reserved(&mut *tx, found.availability_id).await?;
+        store::deny_pending_for(&mut *tx, found.availability_id).await?;
+        let row = store::reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Moves one reservation by `step` (deny or cancel) under a row lock.
+    async fn decide(
+        &self,
+        reservation_id: Uuid,
+        step: fn(ReservationStatus) -> Result<ReservationStatus, Error>,
+    ) -> Result<ReservationRow, Error> {
+        let mut tx = self.db.begin().await?;
+        let status = store::lock_reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        store::set_reservation_status(&mut *tx, reservation_id, step(status)?).await?;
+        let row = store::reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        tx.commit().await?;
+        Ok(row)
+    }
+}
+
+#[tonic::async_trait]
+impl Gym for GymService {
+    async fn get_gym_profile(
+        &self,
+        request: Request<pb::GetGymProfileRequest>,
+    ) -> Result<Response<pb::GetGymProfileResponse>, Status> {
+        auth::caller(&request)?;
+        let gym_id = parse_id(&request.get_ref().gym_id, "gym_id")?;
+        let profile = store::profile(&self.db, gym_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_PROFILE.into()))?;
+        Ok(Response::new(pb::GetGymProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn create_gym_profile(
+        &self,
+        request: Request<pb::CreateGymProfileRequest>,
+    ) -> Result<Response<pb::CreateGymProfileResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::insert_profile(&self.db, gym.user_id, &fields).await?;
+        Ok(Response::new(pb::CreateGymProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn update_gym_profile(
+        &self,
+        request: Request<pb::UpdateGymProfileRequest>,
+    ) -> Result<Response<pb::UpdateGymProfileResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::update_profile(&self.db, gym.user_id, &fields)
+            .await?
+            .ok_or_else(|| Error::NotFound(format!("{NO_PROFILE}; create it first")))?;
+        Ok(Response::new(pb::UpdateGymProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn list_gym_locations(
+        &self,
+        request: Request<pb::ListGymLocationsRequest>,
+    ) -> Result<Response<pb::ListGymLocationsResponse>, Status> {
+        let caller = auth::caller(&request)?;
+        let rows = if caller.role == Role::Gym {
+            store::gym_locations(&self.db, caller.user_id).await?
+        } else {
+            store::all_locations(&self.db).await?
+        };
+        Ok(Response::new(pb::ListGymLocationsResponse {
+            locations: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_gym_location(
+        &self,
+        request: Request<pb::CreateGymLocationRequest>,
+    ) -> Result<Response<pb::CreateGymLocationResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let r = request.into_inner();
+        let location = NewLocation::parse(&r.name, &r.address, &r.city, &r.state, r.latitude, r.longitude)?;
+        let row = store::insert_location(&self.db, gym.user_id, &location).await?;
+        Ok(Response::new(pb::CreateGymLocationResponse {
+            location: Some(row.into()),
+        }))
+    }
+
+    async fn count_gym_locations(
+        &self,
+        request: Request<pb::CountGymLocationsRequest>,
+    ) -> Result<Response<pb::CountGymLocationsResponse>, Status> {
+        let caller = auth::caller(&request)?;
+        let gym_id = parse_id(&request.get_ref().gym_id, "gym_id")?;
+        if caller.role != Role::Admin && caller.user_id != gym_id {
+            return Err(
+                Error::Forbidden("only an admin or the gym itself can count its locations".into()).into(),
+            );
+        }
+        let count = store::count_locations(&self.db, gym_id).await?;
+        Ok(Response::new(pb::CountGymLocationsResponse { count }))
+    }
+
+    async fn list_courts(
+        &self,
+        request: Request<pb::ListCourtsRequest>,
+    ) -> Result<Response<pb::ListCourtsResponse>, Status> {
+        auth::caller(&request)?;
+        let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
+        if store::location_gym(&self.db, location_id).await?.is_none() {
+            return Err(Error::NotFound(NO_LOCATION.into()).into());
+        }
+        let courts = store::courts(&self.db, location_id).await?;
+        Ok(Response::new(pb::ListCourtsResponse {
+            courts: courts.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_court(
+        &self,
+        request: Request<pb::CreateCourtRequest>,
+    ) -> Result<Response<pb::CreateCourtResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let r = request.into_inner();
+        let location_id = parse_id(&r.location_id, "location_id")?;
+        let court = NewCourt::parse(&r.court_name, &r.court_type)?;
+        self.own_location(&gym, location_id).await?;
+        let row = store::insert_court(&self.db, location_id, &court).await?;
+        Ok(Response::new(pb::CreateCourtResponse {
+            court: Some(row.into()),
+        }))
+    }
+
+    async fn list_court_availability(
+        &self,
+        request: Request<pb::ListCourtAvailabilityRequest>,
+    ) -> Result<Response<pb::ListCourtAvailabilityResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let rows = store::gym_availability(&self.db, gym.user_id).await?;
+        Ok(Response::new(pb::ListCourtAvailabilityResponse {
+            availability: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_court_availability(
+        &self,
+        request: Request<pb::CreateCourtAvailabilityRequest>,
+    ) -> Result<Response<pb::CreateCourtAvailabilityResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let r = request.into_inner();
+        let court_id = parse_id(&r.court_id, "court_id")?;
+        let time = CourtTime::parse(&r.date, &r.start_time, &r.end_time, today())?;
+        match store::court_gym(&self.db, court_id).await? {
+            None => return Err(Error::NotFound(NO_COURT.into()).into()),
+            Some(owner) if owner != gym.user_id => {
+                return Err(Error::Forbidden("this court belongs to another gym".into()).into());
+            }
+            Some(_) => {}
+        }
+        let row = store::insert_availability(&self.db, court_id, &time).await?;
+        Ok(Response::new(pb::CreateCourtAvailabilityResponse {
+            availability: Some(row.into()),
+        }))
+    }
+
+    async fn list_open_availability(
+        &self,
+        request: Request<pb::ListOpenAvailabilityRequest>,
+    ) -> Result<Response<pb::ListOpenAvailabilityResponse>, Status> {
+        auth::caller(&request)?;
+        let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
+        if store::location_gym(&self.db, location_id).await?.is_none() {
+            return Err(Error::NotFound(NO_LOCATION.into()).into());
+        }
+        let rows = store::open_availability(&self.db, location_id, today()).await?;
+        Ok(Response::new(pb::ListOpenAvailabilityResponse {
+            availability: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_court_reservation(
+        &self,
+        request: Request<pb::CreateCourtReservationRequest>,
+    ) -> Result<Response<pb::CreateCourtReservationResponse>, Status> {
+        let coach = auth::require_role(&request, &[Role::Coach])?;
+        let availability_id = parse_id(&request.get_ref().availability_id, "availability_id")?;
+        let row = self.request(&coach, availability_id).await?;
+        Ok(Response::new(pb::CreateCourtReservationResponse {
+            reservation: Some(row.into()),
+        }))
+    }
+
+    async fn list_coach_reservations(
+        &self,
+        request: Request<pb::ListCoachReservationsRequest>,
+    ) -> Result<Response<pb::ListCoachReservationsResponse>, Status> {
+        let coach = auth::require_role(&request, &[Role::Coach])?;
+        let rows = store::coach_reservations(&self.db, coach.user_id).await?;
+        Ok(Response::new(pb::ListCoachReservationsResponse {
+            reservations: reservations(rows),
+        }))
+    }
+
+    async fn cancel_court_reservation(
+        &self,
+        request: Request<pb::CancelCourtReservationRequest>,
+    ) -> Result<Response<pb::CancelCourtReservationResponse>, Status> {
+        let coach = auth::require_role(&request, &[Role::Coach])?;
+        let reservation_id = parse_id(&request.get_ref().reservation_id, "reservation_id")?;
+        let found = store::reservation(&self.db, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        if found.coach_id != coach.user_id {
+            return Err(Error::Forbidden("this reservation belongs to another coach".into()).into());
+        }
+        self.decide(reservation_id, ReservationStatus::cancel).await?;
+        Ok(Response::new(pb::CancelCourtReservationResponse {}))
+    }
+
+    async fn list_pending_reservations(
+        &self,
+        request: Request<pb::ListPendingReservationsRequest>,
+    ) -> Result<Response<pb::ListPendingReservationsResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let rows = store::pending_reservations(&self.db, gym.user_id, today()).await?;
+        Ok(Response::new(pb::ListPendingReservationsResponse {
+            reservations: reservations(rows),
+        }))
+    }
+
+    async fn approve_reservation(
+        &self,
+        request: Request<pb::ApproveReservationRequest>,
+    ) -> Result<Response<pb::ApproveReservationResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let reservation_id = parse_id(&request.get_ref().reservation_id, "reservation_id")?;
+        let row = self.approve(&gym, reservation_id).await?;
+        Ok(Response::new(pb::ApproveReservationResponse {
+            reservation: Some(row.into()),
+        }))
+    }
+
+    async fn deny_reservation(
+        &self,
+        request: Request<pb::DenyReservationRequest>,
+    ) -> Result<Response<pb::DenyReservationResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let reservation_id = parse_id(&request.get_ref().reservation_id, "reservation_id")?;
+        self.gyms_reservation(&gym, reservation_id).await?;
+        let row = self.decide(reservation_id, ReservationStatus::deny).await?;
+        Ok(Response::new(pb::DenyReservationResponse {
+            reservation: Some(row.into()),
+        }))
+    }
+}

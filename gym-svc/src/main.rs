@@ -1,0 +1,18 @@
+use gym_svc::{Config, build};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let telemetry = proto::telemetry::init("gym-svc");
+    let result = async {
+        build(Config::from_env()?)
+            .await?
+            .run_until(proto::shutdown_signal())
+            .await
+    }
+    .await;
+    if let Err(error) = &result {
+        tracing::error!(error = format!("{error:#}"), "gym-svc stopped");
+    }
+    telemetry.shutdown();
+    result
+}

@@ -1,0 +1,608 @@
+//! gym's queries: one function per statement, schema-qualified, taking any executor (a pool, a
+//! connection or an open transaction).
+//!
+//! gym_name on locations and reservations is this context's own (the gym profile), joined at
+//! read time; coach names are never stored here (the gateway resolves them from identity-svc).
+
+use chrono::{NaiveDate, NaiveTime};
+use sqlx::{PgExecutor, postgres::PgDatabaseError};
+use uuid::Uuid;
+
+use crate::{
+    domain::{CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus},
+    error::Error,
+};
+
+/// A gym profile row.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ProfileRow {
+    pub gym_id: Uuid,
+    pub gym_name: String,
+    pub description: String,
+    pub phone: String,
+}
+
+/// A gym location with its gym's name.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LocationRow {
+    pub location_id: Uuid,
+    pub gym_id: Uuid,
+    pub gym_name: String,
+    pub name: String,
+    pub address: String,
+    pub city: String,
+    pub state: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+/// A court row.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct CourtRow {
+    pub court_id: Uuid,
+    pub location_id: Uuid,
+    pub court_name: String,
+    pub court_type: String,
+}
+
+/// Court availability with the names of its court and location.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct AvailabilityRow {
+    pub availability_id: Uuid,
+    pub court_id: Uuid,
+    pub location_id: Uuid,
+    pub date: NaiveDate,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
+    pub is_reserved: bool,
+    pub location_name: String,
+    pub court_name: String,
+}
+
+/// What decides whether court time is open to requests.
+#[derive(Clone, Copy, Debug, sqlx::FromRow)]
+pub struct AvailabilityState {
+    pub date: NaiveDate,
+    pub is_reserved: bool,
+    pub withdrawn: bool,
+}
+
+/// A court reservation with the gym, location and court it is for.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ReservationRow {
+    pub reservation_id: Uuid,
+    pub availability_id: Uuid,
+    pub coach_id: Uuid,
+    /// The gym that owns the court: the one that may approve or deny.
+    pub gym_id: Uuid,
+    pub gym_name: String,
+    pub location_name: String,
+    pub court_name: String,
+    pub date: NaiveDate,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
+    pub status: String,
+}
+
+// Shared SQL fragments, as macros so statements stay `&'static str` literals (sqlx refuses
+// dynamically built SQL).
+
+/// The gym's name, or "Unnamed gym" while it has no profile (`p` is the left-joined profile).
+macro_rules! gym_name {
+    () => {
+        "coalesce(p.gym_name, 'Unnamed gym') as gym_name"
+    };
+}
+
+/// [`LocationRow`] from location `l` and its left-joined profile.
+macro_rules! location_select {
+    () => {
+        concat!(
+            "select l.location_id, l.gym_id, ",
+            gym_name!(),
+            ", l.name, l.address, l.city, l.state, l.latitude, l.longitude
+             from l left join gym.gym_profile p on p.gym_id = l.gym_id"
+        )
+    };
+}
+
+/// [`AvailabilityRow`] from availability `a` with its court and location.
+macro_rules! availability_select {
+    () => {
+        "select a.availability_id, a.court_id, c.location_id, a.date, a.start_time, a.end_time,
+                a.is_reserved, l.name as location_name, c.court_name
+         from a
+         join gym.court c on c.court_id = a.court_id
+         join gym.gym_location l on l.location_id = c.location_id"
+    };
+}
+
+/// [`ReservationRow`] from reservation `r` with its availability, court, location and gym.
+macro_rules! reservation_select {
+    () => {
+        concat!(
+            "select r.reservation_id, r.availability_id, r.coach_id, l.gym_id, ",
+            gym_name!(),
+            ", l.name as location_name, c.court_name, a.date, a.start_time, a.end_time, r.status
+             from gym.court_reservation r
+             join gym.court_availability a on a.availability_id = r.availability_id
+             join gym.court c on c.court_id = a.court_id
+             join gym.gym_location l on l.location_id = c.location_id
+             left join gym.gym_profile p on p.gym_id = l.gym_id"
+        )
+    };
+}
+
+/// The PostgreSQL error code and constraint of `error`, if it is a database error.
+fn violation(error: &sqlx::Error) -> Option<(&str, Option<&str>)> {
+    error
+        .as_database_error()
+        .and_then(|e| e.try_downcast_ref::<PgDatabaseError>())
+        .map(|e| (e.code(), e.constraint()))
+}
+
+/// A unique violation of `constraint`, if that is what `error` is.
+pub fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
+    violation(error) == Some(("23505", Some(constraint)))
+}
+
+/// An exclusion violation of `constraint`, if that is what `error` is.
+pub fn is_exclusion_violation(error: &sqlx::Error, constraint: &str) -> bool {
+    violation(error) == Some(("23P01", Some(constraint)))
+}
+
+// Profiles.
+
+pub async fn profile(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(
+        "select gym_id, gym_name, description, phone from gym.gym_profile where gym_id = $1",
+    )
+    .bind(gym_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn insert_profile(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    fields: &GymProfileFields,
+) -> Result<ProfileRow, Error> {
+    sqlx::query_as::<_, ProfileRow>(
+        "insert into gym.gym_profile (gym_id, gym_name, description, phone) values ($1, $2, $3, $4)
+         returning gym_id, gym_name, description, phone",
+    )
+    .bind(gym_id)
+    .bind(fields.gym_name.as_str())
+    .bind(fields.description.as_str())
+    .bind(fields.phone.as_str())
+    .fetch_one(db)
+    .await
+    .map_err(|e| {
+        if is_unique_violation(&e, "gym_profile_pkey") {
+            Error::Conflict("this gym already has a profile; update it instead".into())
+        } else {
+            e.into()
+        }
+    })
+}
+
+/// The updated profile, or None when the gym has none.
+pub async fn update_profile(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    fields: &GymProfileFields,
+) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(
+        "update gym.gym_profile set gym_name = $2, description = $3, phone = $4, updated_at = now()
+         where gym_id = $1
+         returning gym_id, gym_name, description, phone",
+    )
+    .bind(gym_id)
+    .bind(fields.gym_name.as_str())
+    .bind(fields.description.as_str())
+    .bind(fields.phone.as_str())
+    .fetch_optional(db)
+    .await?)
+}
+
+// Locations.
+
+/// Every listed location of every gym, oldest first.
+pub async fn all_locations(db: impl PgExecutor<'_>) -> Result<Vec<LocationRow>, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "with l as (select * from gym.gym_location where not delisted) ",
+        location_select!(),
+        " order by l.created_at, l.location_id"
+    ))
+    .fetch_all(db)
+    .await?)
+}
+
+/// One gym's listed locations, oldest first.
+pub async fn gym_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Vec<LocationRow>, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "with l as (select * from gym.gym_location where gym_id = $1 and not delisted) ",
+        location_select!(),
+        " order by l.created_at, l.location_id"
+    ))
+    .bind(gym_id)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn insert_location(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    location: &NewLocation,
+) -> Result<LocationRow, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "with l as (
+             insert into gym.gym_location
+                 (location_id, gym_id, name, address, city, state, latitude, longitude)
+             values ($1, $2, $3, $4, $5, $6, $7, $8)
+             returning *
+         ) ",
+        location_select!()
+    ))
+    .bind(Uuid::new_v4())
+    .bind(gym_id)
+    .bind(location.name.as_str())
+    .bind(location.address.as_str())
+    .bind(location.city.as_str())
+    .bind(location.state.as_str())
+    .bind(location.latitude)
+    .bind(location.longitude)
+    .fetch_one(db)
+    .await?)
+}
+
+pub async fn count_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<i64, Error> {
+    Ok(sqlx::query_scalar::<_, i64>(
+        "select count(*) from gym.gym_location where gym_id = $1 and not delisted",
+    )
+    .bind(gym_id)
+    .fetch_one(db)
+    .await?)
+}
+
+/// The gym that owns a listed location, or None when there is no such location.
+pub async fn location_gym(db: impl PgExecutor<'_>, location_id: Uuid) -> Result<Option<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "select gym_id from gym.gym_location where location_id = $1 and not delisted",
+    )
+    .bind(location_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+// Courts.
+
+/// A location's courts, oldest first.
+pub async fn courts(db: impl PgExecutor<'_>, location_id: Uuid) -> Result<Vec<CourtRow>, Error> {
+    Ok(sqlx::query_as::<_, CourtRow>(
+        "select court_id, location_id, court_name, court_type from gym.court
+         where location_id = $1 order by created_at, court_id",
+    )
+    .bind(location_id)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn insert_court(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+    court: &NewCourt,
+) -> Result<CourtRow, Error> {
+    Ok(sqlx::query_as::<_, CourtRow>(
+        "insert into gym.court (court_id, location_id, court_name, court_type) values ($1, $2, $3, $4)
+         returning court_id, location_id, court_name, court_type",
+    )
+    .bind(Uuid::new_v4())
+    .bind(location_id)
+    .bind(court.court_name.as_str())
+    .bind(court.court_type.as_str())
+    .fetch_one(db)
+    .await?)
+}
+
+/// The gym that owns a court at a listed location, or None when there is no such court.
+pub async fn court_gym(db: impl PgExecutor<'_>, court_id: Uuid) -> Result<Option<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "select l.gym_id from gym.court c join gym.gym_location l on l.location_id = c.location_id
+         where c.court_id = $1 and not l.delisted",
+    )
+    .bind(court_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+// Court availability.
+
+/// Offers court time; overlapping time of the same court is refused by the database.
+pub async fn insert_availability(
+    db: impl PgExecutor<'_>,
+    court_id: Uuid,
+    time: &CourtTime,
+) -> Result<AvailabilityRow, Error> {
+    sqlx::query_as::<_, AvailabilityRow>(concat!(
+        "with a as (
+             insert into gym.court_availability (availability_id, court_id, date, start_time, end_time)
+             values ($1, $2, $3, $4, $5)
+             returning *
+         ) ",
+        availability_select!()
+    ))
+    .bind(Uuid::new_v4())
+    .bind(court_id)
+    .bind(time.date)
+    .bind(time.start_time)
+    .bind(time.end_time)
+    .fetch_one(db)
+    .await
+    .map_err(|e| {
+        if is_exclusion_violation(&e, "court_availability_no_overlap") {
+            Error::Conflict("this court already has availability overlapping that time".into())
+        } else {
+            e.into()
+        }
+    })
+}
+
+/// Everything a gym offers on its own courts (reserved or not), by date and time.
+pub async fn gym_availability(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Vec<AvailabilityRow>, Error> {
+    Ok(sqlx::query_as::<_, AvailabilityRow>(concat!(
+        "with a as (select * from gym.court_availability where not withdrawn) ",
+        availability_select!(),
+        " where l.gym_id = $1
+          order by a.date, a.start_time, c.court_name, a.availability_id"
+    ))
+    .bind(gym_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The court time at a location still open to requests: offered, unreserved, from `today` on.
+pub async fn open_availability(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+    today: NaiveDate,
+) -> Result<Vec<AvailabilityRow>, Error> {
+    Ok(sqlx::query_as::<_, AvailabilityRow>(concat!(
+        "with a as (
+             select * from gym.court_availability
+             where not withdrawn and not is_reserved and date >= $2
+         ) ",
+        availability_select!(),
+        " where c.location_id = $1
+          order by a.date, a.start_time, c.court_name, a.availability_id"
+    ))
+    .bind(location_id)
+    .bind(today)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The state of court time, share-locked so an approval cannot reserve it until the caller's
+/// transaction ends (a request then never slips in beside an approval).
+pub async fn availability_for_request(
+    db: impl PgExecutor<'_>,
+    availability_id: Uuid,
+) -> Result<Option<AvailabilityState>, Error> {
+    Ok(sqlx::query_as::<_, AvailabilityState>(
+        "select date, is_reserved, withdrawn from gym.court_availability
+         where availability_id = $1 for share",
+    )
+    .bind(availability_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// The state of court time, locked for the rest of the caller's transaction: approvals of one
+/// availability run one after another.
+pub async fn lock_availability(
+    db: impl PgExecutor<'_>,
+    availability_id: Uuid,
+) -> Result<Option<AvailabilityState>, Error> {
+    Ok(sqlx::query_as::<_, AvailabilityState>(
+        "select date, is_reserved, withdrawn from gym.court_availability
+         where availability_id = $1 for update",
+    )
+    .bind(availability_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn mark_reserved(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<(), Error> {
+    sqlx::query("update gym.court_availability set is_reserved = true where availability_id = $1")
+        .bind(availability_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+// Reservations.
+
+/// A new pending request; a second pending request of one coach for one availability is refused
+/// by the database.
+pub async fn insert_reservation(
+    db: impl PgExecutor<'_>,
+    availability_id: Uuid,
+    coach_id: Uuid,
+) -> Result<Uuid, Error> {
+    sqlx::query_scalar::<_, Uuid>(
+        "insert into gym.court_reservation (reservation_id, availability_id, coach_id, status)
+         values ($1, $2, $3, 'pending') returning reservation_id",
+    )
+    .bind(Uuid::new_v4())
+    .bind(availability_id)
+    .bind(coach_id)
+    .fetch_one(db)
+    .await
+    .map_err(|e| {
+        if is_unique_violation(&e, "court_reservation_one_pending_per_coach") {
+            Error::Conflict("you already have a pending request for this court time".into())
+        } else {
+            e.into()
+        }
+    })
+}
+
+pub async fn reservation(
+    db: impl PgExecutor<'_>,
+    reservation_id: Uuid,
+) -> Result<Option<ReservationRow>, Error> {
+    Ok(
+        sqlx::query_as::<_, ReservationRow>(concat!(reservation_select!(), " where r.reservation_id = $1"))
+            .bind(reservation_id)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
+/// A coach's reservations, newest request first.
+pub async fn coach_reservations(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+) -> Result<Vec<ReservationRow>, Error> {
+    Ok(sqlx::query_as::<_, ReservationRow>(concat!(
+        reservation_select!(),
+        " where r.coach_id = $1 order by r.created_at desc, r.reservation_id"
+    ))
+    .bind(coach_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Pending requests for a gym's court time from `today` on, soonest first.
+pub async fn pending_reservations(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    today: NaiveDate,
+) -> Result<Vec<ReservationRow>, Error> {
+    Ok(sqlx::query_as::<_, ReservationRow>(concat!(
+        reservation_select!(),
+        " where l.gym_id = $1 and r.status = 'pending' and a.date >= $2
+          order by a.date, a.start_time, r.created_at, r.reservation_id"
+    ))
+    .bind(gym_id)
+    .bind(today)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A reservation's status, locked for the rest of the caller's transaction.
+pub async fn lock_reservation(
+    db: impl PgExecutor<'_>,
+    reservation_id: Uuid,
+) -> Result<Option<ReservationStatus>, Error> {
+    sqlx::query_scalar::<_, String>(
+        "select status from gym.court_reservation where reservation_id = $1 for update",
+    )
+    .bind(reservation_id)
+    .fetch_optional(db)
+    .await?
+    .map(|s| s.parse())
+    .transpose()
+}
+
+pub async fn set_reservation_status(
+    db: impl PgExecutor<'_>,
+    reservation_id: Uuid,
+    status: ReservationStatus,
+) -> Result<(), Error> {
+    sqlx::query("update gym.court_reservation set status = $2, updated_at = now() where reservation_id = $1")
+        .bind(reservation_id)
+        .bind(status.as_str())
+        .execute(db)
+        .await
+        .map_err(|e| {
+            if is_unique_violation(&e, "court_reservation_one_approved") {
+                Error::Precondition("this court time is already reserved".into())
+            } else {
+                e.into()
+            }
+        })?;
+    Ok(())
+}
+
+/// Denies every request still pending for an availability.
+pub async fn deny_pending_for(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.court_reservation set status = 'denied', updated_at = now()
+         where availability_id = $1 and status = 'pending'",
+    )
+    .bind(availability_id)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+// Events.
+
+/// Records an applied event; false when it had been applied before.
+pub async fn record_event(db: impl PgExecutor<'_>, event_id: Uuid) -> Result<bool, Error> {
+    Ok(
+        sqlx::query("insert into gym.processed_event (event_id) values ($1) on conflict do nothing")
+            .bind(event_id)
+            .execute(db)
+            .await?
+            .rows_affected()
+            == 1,
+    )
+}
+
+/// Withdraws a gym's open (unreserved) court time from `today` on.
+pub async fn withdraw_open_availability(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    today: NaiveDate,
+) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.court_availability a set withdrawn = true
+         from gym.court c, gym.gym_location l
+         where c.court_id = a.court_id and l.location_id = c.location_id and l.gym_id = $1
+           and not a.is_reserved and not a.withdrawn and a.date >= $2",
+    )
+    .bind(gym_id)
+    .bind(today)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// Denies every pending request for a gym's court time.
+pub async fn deny_gym_pending(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.court_reservation r set status = 'denied', updated_at = now()
+         from gym.court_availability a, gym.court c, gym.gym_location l
+         where a.availability_id = r.availability_id and c.court_id = a.court_id
+           and l.location_id = c.location_id and l.gym_id = $1 and r.status = 'pending'",
+    )
+    .bind(gym_id)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// Takes a gym's locations out of the directory.
+pub async fn delist_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<u64, Error> {
+    Ok(
+        sqlx::query("update gym.gym_location set delisted = true where gym_id = $1 and not delisted")
+            .bind(gym_id)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
+
+/// Cancels every pending request of a coach.
+pub async fn cancel_coach_pending(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.court_reservation set status = 'cancelled', updated_at = now()
+         where coach_id = $1 and status = 'pending'",
+    )
+    .bind(coach_id)
+    .execute(db)
+    .await?
+    .rows_affected())
+}

@@ -1,0 +1,11 @@
+//! gym-svc's gRPC API against a real PostgreSQL (a fresh database per test) and Redis, with
+//! tokens minted in the test for any gym or coach.
+
+mod availability;
+mod concurrency;
+mod courts;
+mod events;
+mod helpers;
+mod locations;
+mod profile;
+mod reservations;

@@ -1,1 +1,153 @@
-//! placeholder
+//! coaching-svc: coach profiles, coach locations (with coordinates) and availability slots, and
+//! the coach directory with its city and nearby searches. Coach names are not held here: the
+//! gateway resolves them with identity's `GetUsers`, one batch per page.
+//!
+//! `build` connects, migrates and binds; [`Server::run_until`] serves gRPC (with
+//! `grpc.health.v1`) and the ops port, and consumes identity's events, until the shutdown future
+//! resolves.
+
+mod config;
+mod domain;
+mod error;
+mod events;
+mod grpc;
+mod store;
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use anyhow::Context;
+use futures::FutureExt;
+use proto::{
+    auth::{AuthInterceptor, TokenVerifier},
+    coaching::v1::coaching_server::CoachingServer,
+    server::{GrpcMetricsLayer, ReadyCheck},
+};
+use sqlx::{PgPool, postgres::PgPoolOptions};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+pub use config::Config;
+
+/// A built, bound, not yet serving coaching-svc.
+pub struct Server {
+    listener: TcpListener,
+    ops_listener: TcpListener,
+    service: grpc::CoachingService,
+    verifier: TokenVerifier,
+    redis: redis::Client,
+    stream: String,
+}
+
+/// Connects to PostgreSQL, applies the migrations, loads the gazetteer and binds both ports.
+pub async fn build(config: Config) -> anyhow::Result<Server> {
+    let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
+    let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let db = connect(&config.database_url).await?;
+    sqlx::migrate!()
+        .run(&db)
+        .await
+        .context("running coaching migrations")?;
+    let gazetteer = Arc::new(domain::Gazetteer::bundled());
+    tracing::info!(places = gazetteer.place_count(), "gazetteer loaded");
+    let listener = TcpListener::bind(config.listen_addr)
+        .await
+        .context("binding the gRPC port")?;
+    let ops_listener = TcpListener::bind(config.ops_addr)
+        .await
+        .context("binding the ops port")?;
+    Ok(Server {
+        listener,
+        ops_listener,
+        service: grpc::CoachingService { db, gazetteer },
+        verifier,
+        redis,
+        stream: proto::events::stream_key(&config.redis_namespace),
+    })
+}
+
+async fn connect(url: &str) -> anyhow::Result<PgPool> {
+    PgPoolOptions::new()
+        .max_connections(16)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(url)
+        .await
+        .context("connecting to PostgreSQL")
+}
+
+/// This replica's name in the event consumer group: stable across restarts of one host (so
+/// what it was handed but never acknowledged is read again), distinct between hosts.
+fn consumer_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.trim().is_empty())
+        .map(|h| format!("coaching-svc@{h}"))
+        .unwrap_or_else(|| "coaching-svc".to_owned())
+}
+
+impl Server {
+    /// The gRPC port (tests bind port 0).
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or_default()
+    }
+
+    /// The ops port (`/metrics`, `/livez`, `/readyz`).
+    pub fn ops_port(&self) -> u16 {
+        self.ops_listener
+            .local_addr()
+            .map(|a| a.port())
+            .unwrap_or_default()
+    }
+
+    /// Serves until `shutdown` resolves, then drains in-flight calls and stops consuming events.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let shutdown = shutdown.shared();
+        let (reporter, health) = proto::server::health_reporter();
+        reporter
+            .set_serving::<CoachingServer<grpc::CoachingService>>()
+            .await;
+
+        let db = self.service.db.clone();
+        let ready: ReadyCheck = Arc::new(move || {
+            let db = db.clone();
+            async move {
+                sqlx::query("select 1")
+                    .execute(&db)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| format!("database: {e}"))
+            }
+            .boxed()
+        });
+        let ops = tokio::spawn(proto::server::serve_ops(
+            self.ops_listener,
+            ready,
+            shutdown.clone(),
+        ));
+
+        let db = self.service.db.clone();
+        let (redis, stream) = (self.redis, self.stream);
+        let consumer = tokio::spawn(async move {
+            proto::events::consume(redis, &stream, events::GROUP, &consumer_name(), move |envelope| {
+                let db = db.clone();
+                async move { events::apply(&db, envelope).await }
+            })
+            .await;
+        });
+
+        let served = tonic::transport::Server::builder()
+            .trace_fn(proto::telemetry::grpc_span)
+            .layer(GrpcMetricsLayer)
+            .add_service(health)
+            .add_service(CoachingServer::with_interceptor(
+                self.service,
+                AuthInterceptor::new(self.verifier),
+            ))
+            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .await
+            .context("serving gRPC");
+        consumer.abort();
+        served?;
+        ops.await??;
+        Ok(())
+    }
+}

@@ -1,0 +1,140 @@
+//! A coach profile's fields: bio, specialties, hourly rate and years of experience.
+
+use super::text::{multi_line, single_line};
+use crate::error::Error;
+
+/// The fields of a coach profile, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileFields {
+    pub bio: String,
+    pub specialties: Vec<String>,
+    pub hourly_rate: f64,
+    pub years_experience: i32,
+}
+
+impl ProfileFields {
+    pub const MAX_BIO_CHARS: usize = 2000;
+    pub const MAX_SPECIALTY_CHARS: usize = 50;
+    pub const MAX_SPECIALTIES: usize = 20;
+    pub const MAX_HOURLY_RATE: f64 = 10_000.0;
+    pub const MAX_YEARS: i32 = 100;
+
+    /// Specialties are trimmed, blanks dropped and repeats (whatever their case) kept once, in
+    /// the order given.
+    pub fn parse(
+        bio: &str,
+        specialties: &[String],
+        hourly_rate: f64,
+        years_experience: i32,
+    ) -> Result<Self, Error> {
+        let bio = multi_line(bio, "bio", Self::MAX_BIO_CHARS)?;
+        let mut kept: Vec<String> = Vec::new();
+        for raw in specialties {
+            let specialty = single_line(raw, "each specialty", Self::MAX_SPECIALTY_CHARS, false)?;
+            if !specialty.is_empty() && !kept.iter().any(|k| k.to_lowercase() == specialty.to_lowercase()) {
+                kept.push(specialty);
+            }
+        }
+        if kept.len() > Self::MAX_SPECIALTIES {
+            return Err(Error::Invalid(format!(
+                "list at most {} specialties",
+                Self::MAX_SPECIALTIES
+            )));
+        }
+        if !hourly_rate.is_finite() {
+            return Err(Error::Invalid("hourly_rate must be a number".into()));
+        }
+        if hourly_rate < 0.0 {
+            return Err(Error::Invalid("hourly_rate must not be negative".into()));
+        }
+        if hourly_rate > Self::MAX_HOURLY_RATE {
+            return Err(Error::Invalid(format!(
+                "hourly_rate must be at most {}",
+                Self::MAX_HOURLY_RATE
+            )));
+        }
+        if years_experience < 0 {
+            return Err(Error::Invalid("years_experience must not be negative".into()));
+        }
+        if years_experience > Self::MAX_YEARS {
+            return Err(Error::Invalid(format!(
+                "years_experience must be at most {}",
+                Self::MAX_YEARS
+            )));
+        }
+        Ok(Self {
+            bio,
+            specialties: kept,
+            hourly_rate,
+            years_experience,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn message(result: Result<ProfileFields, Error>) -> String {
+        match result {
+            Err(Error::Invalid(m)) => m,
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn specialties_are_trimmed_blanks_dropped_and_repeats_kept_once() {
+        let fields = ProfileFields::parse(
+            "  Former college point guard. ",
+            &strings(&[" Shooting ", "", "Defense", "shooting", "  "]),
+            60.0,
+            8,
+        )
+        .unwrap();
+        assert_eq!(fields.bio, "Former college point guard.");
+        assert_eq!(fields.specialties, strings(&["Shooting", "Defense"]));
+    }
+
+    #[test]
+    fn zero_rate_and_zero_years_are_allowed() {
+        assert!(ProfileFields::parse("", &[], 0.0, 0).is_ok());
+    }
+
+    #[test]
+    fn a_negative_rate_is_refused() {
+        assert_eq!(
+            message(ProfileFields::parse("", &[], -1.0, 0)),
+            "hourly_rate must not be negative"
+        );
+    }
+
+    #[test]
+    fn a_rate_that_is_not_a_number_is_refused() {
+        assert!(ProfileFields::parse("", &[], f64::NAN, 0).is_err());
+        assert!(ProfileFields::parse("", &[], f64::INFINITY, 0).is_err());
+    }
+
+    #[test]
+    fn negative_years_are_refused() {
+        assert_eq!(
+            message(ProfileFields::parse("", &[], 10.0, -1)),
+            "years_experience must not be negative"
+        );
+    }
+
+    #[test]
+    fn a_bio_longer_than_2000_characters_is_refused() {
+        assert!(ProfileFields::parse(&"a".repeat(2000), &[], 1.0, 1).is_ok());
+        assert!(ProfileFields::parse(&"a".repeat(2001), &[], 1.0, 1).is_err());
+    }
+
+    #[test]
+    fn too_many_specialties_are_refused() {
+        let many: Vec<String> = (0..21).map(|i| format!("skill {i}")).collect();
+        assert!(ProfileFields::parse("", &many, 1.0, 1).is_err());
+    }
+}

@@ -1,0 +1,46 @@
+//! The one place a domain or store error becomes a gRPC status.
+
+use tonic::Status;
+
+/// Everything an RPC can fail with. The messages of the first four are for the person.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// The thing already exists.
+    #[error("{0}")]
+    Conflict(String),
+    /// Signed in, but not allowed to do this.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<Error> for Status {
+    fn from(error: Error) -> Self {
+        match error {
+            Error::Invalid(m) => Status::invalid_argument(m),
+            Error::NotFound(m) => Status::not_found(m),
+            Error::Conflict(m) => Status::already_exists(m),
+            Error::Forbidden(m) => Status::permission_denied(m),
+            Error::Database(e) => {
+                tracing::error!(error = %e, "database error");
+                if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) {
+                    Status::unavailable("the coaching database is unavailable; please try again")
+                } else {
+                    Status::internal("something went wrong on our side")
+                }
+            }
+            Error::Other(e) => {
+                tracing::error!(error = format!("{e:#}"), "internal error");
+                Status::internal("something went wrong on our side")
+            }
+        }
+    }
+}

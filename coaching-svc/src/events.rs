@@ -1,0 +1,97 @@
+//! What coaching does with identity's events: a deleted user, or a coach whose role changed to
+//! another, leaves the directory with their profile, locations and slots.
+//!
+//! Each event is applied at most once: its id is recorded in `coaching.processed_event` in the
+//! same transaction as its effect, so a redelivery changes nothing.
+
+use proto::{
+    auth::Role,
+    events::{Envelope, Event},
+};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::{error::Error, store};
+
+/// The consumer group coaching-svc reads the event stream in.
+pub const GROUP: &str = "coaching-svc";
+
+/// The coach whose data an event removes, if any.
+fn coach_to_remove(event: &Event) -> Option<Uuid> {
+    match event {
+        Event::UserDeleted { user_id, .. } => Some(*user_id),
+        Event::RoleChanged {
+            user_id, new_role, ..
+        } if *new_role != Role::Coach => Some(*user_id),
+        _ => None,
+    }
+}
+
+/// Applies one event, idempotently.
+pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
+    let Some(coach_id) = coach_to_remove(&envelope.event) else {
+        return Ok(());
+    };
+    let mut tx = db.begin().await?;
+    if !store::record_event(&mut *tx, envelope.event_id).await? {
+        return Ok(());
+    }
+    let slots = store::delete_slots_of(&mut *tx, coach_id).await?;
+    let locations = store::delete_locations_of(&mut *tx, coach_id).await?;
+    let profiles = store::delete_profile(&mut *tx, coach_id).await?;
+    tx.commit().await?;
+    tracing::info!(
+        event_id = %envelope.event_id,
+        %coach_id,
+        slots,
+        locations,
+        profiles,
+        "coach removed from coaching"
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deleted_user_and_a_coach_who_is_no_longer_one_are_removed() {
+        let id = Uuid::new_v4();
+        assert_eq!(
+            coach_to_remove(&Event::UserDeleted {
+                user_id: id,
+                role: Role::Coach
+            }),
+            Some(id)
+        );
+        assert_eq!(
+            coach_to_remove(&Event::RoleChanged {
+                user_id: id,
+                old_role: Role::Coach,
+                new_role: Role::Client
+            }),
+            Some(id)
+        );
+    }
+
+    #[test]
+    fn becoming_a_coach_or_a_rename_removes_nothing() {
+        let id = Uuid::new_v4();
+        assert_eq!(
+            coach_to_remove(&Event::RoleChanged {
+                user_id: id,
+                old_role: Role::Client,
+                new_role: Role::Coach
+            }),
+            None
+        );
+        assert_eq!(
+            coach_to_remove(&Event::UserRenamed {
+                user_id: id,
+                full_name: "Ann".into()
+            }),
+            None
+        );
+    }
+}

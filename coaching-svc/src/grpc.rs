@@ -1,0 +1,335 @@
+//! The coaching.v1 service: proto → domain → store → proto, nothing else.
+//!
+//! Who may call what (the gateway gates routes too; this is the second line):
+//! - coach only, on their own data: create/update profile, list own and create locations,
+//!   create and delete slots;
+//! - any signed-in caller: a coach's profile, locations, slots and location count;
+//! - anyone: the directory, its searches, geocoding and `GetSlot` (booking-svc's snapshot).
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use proto::{
+    auth::{self, Role},
+    coaching::v1::{self as pb, coaching_server::Coaching},
+};
+use sqlx::PgPool;
+use tonic::{Request, Response, Status};
+
+use crate::{
+    domain::{
+        Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, ProfileFields, earliest_date, format_time,
+        parse_id, round_miles, state_forms,
+    },
+    error::Error,
+    store::{self, ListingRow, LocationRow, ProfileRow, SlotRow},
+};
+
+/// The state every RPC shares.
+#[derive(Clone)]
+pub struct CoachingService {
+    pub db: PgPool,
+    pub gazetteer: Arc<Gazetteer>,
+}
+
+impl From<ProfileRow> for pb::CoachProfile {
+    fn from(row: ProfileRow) -> Self {
+        pb::CoachProfile {
+            coach_id: row.coach_id.to_string(),
+            bio: row.bio,
+            specialties: row.specialties,
+            hourly_rate: row.hourly_rate,
+            years_experience: row.years_experience,
+        }
+    }
+}
+
+impl From<LocationRow> for pb::Location {
+    fn from(row: LocationRow) -> Self {
+        pb::Location {
+            location_id: row.location_id.to_string(),
+            coach_id: row.coach_id.to_string(),
+            name: row.name,
+            address: row.address,
+            court_number: row.court_number,
+            city: row.city,
+            state: row.state,
+            latitude: row.latitude,
+            longitude: row.longitude,
+        }
+    }
+}
+
+impl From<SlotRow> for pb::Slot {
+    fn from(row: SlotRow) -> Self {
+        pb::Slot {
+            slot_id: row.slot_id.to_string(),
+            coach_id: row.coach_id.to_string(),
+            slot_type: row.slot_type,
+            day_of_week: row.day_of_week,
+            specific_date: row.specific_date.map(|d| d.format("%Y-%m-%d").to_string()),
+            start_time: format_time(row.start_time),
+            end_time: format_time(row.end_time),
+            location_id: row.location_id.map(|id| id.to_string()),
+        }
+    }
+}
+
+impl From<ListingRow> for pb::CoachListing {
+    fn from(row: ListingRow) -> Self {
+        pb::CoachListing {
+            coach_id: row.coach_id.to_string(),
+            years_experience: row.years_experience,
+            specialties: row.specialties,
+            locations: row
+                .cities
+                .into_iter()
+                .zip(row.states)
+                .map(|(city, state)| pb::ListingLocation { city, state })
+                .collect(),
+            distance: row.distance.map(round_miles),
+            bio: row.bio,
+            hourly_rate: row.hourly_rate,
+        }
+    }
+}
+
+fn listings(rows: Vec<ListingRow>) -> Vec<pb::CoachListing> {
+    rows.into_iter().map(Into::into).collect()
+}
+
+fn profile_fields(fields: Option<pb::CoachProfileFields>) -> Result<ProfileFields, Error> {
+    let fields = fields.ok_or_else(|| Error::Invalid("the profile fields are missing".into()))?;
+    ProfileFields::parse(
+        &fields.bio,
+        &fields.specialties,
+        fields.hourly_rate,
+        fields.years_experience,
+    )
+}
+
+#[tonic::async_trait]
+impl Coaching for CoachingService {
+    async fn get_coach_profile(
+        &self,
+        request: Request<pb::GetCoachProfileRequest>,
+    ) -> Result<Response<pb::GetCoachProfileResponse>, Status> {
+        auth::caller(&request)?;
+        let coach_id = parse_id(&request.get_ref().coach_id, "coach_id")?;
+        let profile = store::profile(&self.db, coach_id)
+            .await?
+            .ok_or_else(|| Error::NotFound("this coach has no profile yet".into()))?;
+        Ok(Response::new(pb::GetCoachProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn create_coach_profile(
+        &self,
+        request: Request<pb::CreateCoachProfileRequest>,
+    ) -> Result<Response<pb::CreateCoachProfileResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::insert_profile(&self.db, caller.user_id, &fields).await?;
+        Ok(Response::new(pb::CreateCoachProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn update_coach_profile(
+        &self,
+        request: Request<pb::UpdateCoachProfileRequest>,
+    ) -> Result<Response<pb::UpdateCoachProfileResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let fields = profile_fields(request.into_inner().fields)?;
+        let profile = store::update_profile(&self.db, caller.user_id, &fields)
+            .await?
+            .ok_or_else(|| Error::NotFound("you have no coach profile yet; create it first".into()))?;
+        Ok(Response::new(pb::UpdateCoachProfileResponse {
+            profile: Some(profile.into()),
+        }))
+    }
+
+    async fn list_my_locations(
+        &self,
+        request: Request<pb::ListMyLocationsRequest>,
+    ) -> Result<Response<pb::ListMyLocationsResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let locations = store::locations(&self.db, caller.user_id).await?;
+        Ok(Response::new(pb::ListMyLocationsResponse {
+            locations: locations.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn list_coach_locations(
+        &self,
+        request: Request<pb::ListCoachLocationsRequest>,
+    ) -> Result<Response<pb::ListCoachLocationsResponse>, Status> {
+        auth::caller(&request)?;
+        let coach_id = parse_id(&request.get_ref().coach_id, "coach_id")?;
+        let locations = store::locations(&self.db, coach_id).await?;
+        Ok(Response::new(pb::ListCoachLocationsResponse {
+            locations: locations.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_location(
+        &self,
+        request: Request<pb::CreateLocationRequest>,
+    ) -> Result<Response<pb::CreateLocationResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let r = request.into_inner();
+        let location = NewLocation::parse(
+            &r.name,
+            &r.address,
+            &r.court_number,
+            &r.city,
+            &r.state,
+            r.latitude,
+            r.longitude,
+        )?;
+        // Without coordinates the location would never show up in a nearby search.
+        let coordinates = location.coordinates.or_else(|| {
+            self.gazetteer
+                .locate(&location.city, &location.state)
+                .map(|place| Coordinates {
+                    latitude: place.latitude,
+                    longitude: place.longitude,
+                })
+        });
+        let row = store::insert_location(&self.db, caller.user_id, &location, coordinates).await?;
+        Ok(Response::new(pb::CreateLocationResponse {
+            location: Some(row.into()),
+        }))
+    }
+
+    async fn count_coach_locations(
+        &self,
+        request: Request<pb::CountCoachLocationsRequest>,
+    ) -> Result<Response<pb::CountCoachLocationsResponse>, Status> {
+        auth::caller(&request)?;
+        let coach_id = parse_id(&request.get_ref().coach_id, "coach_id")?;
+        let count = store::count_locations(&self.db, coach_id).await?;
+        Ok(Response::new(pb::CountCoachLocationsResponse { count }))
+    }
+
+    async fn list_coach_slots(
+        &self,
+        request: Request<pb::ListCoachSlotsRequest>,
+    ) -> Result<Response<pb::ListCoachSlotsResponse>, Status> {
+        auth::caller(&request)?;
+        let coach_id = parse_id(&request.get_ref().coach_id, "coach_id")?;
+        let slots = store::slots(&self.db, coach_id).await?;
+        Ok(Response::new(pb::ListCoachSlotsResponse {
+            slots: slots.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn create_slot(
+        &self,
+        request: Request<pb::CreateSlotRequest>,
+    ) -> Result<Response<pb::CreateSlotResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let r = request.into_inner();
+        let slot = NewSlot::parse(
+            &r.slot_type,
+            r.day_of_week.as_deref(),
+            r.specific_date.as_deref(),
+            &r.start_time,
+            &r.end_time,
+            r.location_id.as_deref(),
+            earliest_date(Utc::now()),
+        )?;
+        let row = store::insert_slot(&self.db, caller.user_id, &slot).await?;
+        Ok(Response::new(pb::CreateSlotResponse {
+            slot: Some(row.into()),
+        }))
+    }
+
+    async fn delete_slot(
+        &self,
+        request: Request<pb::DeleteSlotRequest>,
+    ) -> Result<Response<pb::DeleteSlotResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let slot_id = parse_id(&request.get_ref().slot_id, "slot_id")?;
+        if !store::delete_slot(&self.db, caller.user_id, slot_id).await? {
+            // Another coach's slot gets the same answer as a missing one, and stays.
+            return Err(Error::NotFound("you have no availability slot with this id".into()).into());
+        }
+        Ok(Response::new(pb::DeleteSlotResponse {}))
+    }
+
+    async fn get_slot(
+        &self,
+        request: Request<pb::GetSlotRequest>,
+    ) -> Result<Response<pb::GetSlotResponse>, Status> {
+        let slot_id = parse_id(&request.get_ref().slot_id, "slot_id")?;
+        let (slot, location_name) = store::slot_with_location_name(&self.db, slot_id)
+            .await?
+            .ok_or_else(|| Error::NotFound("this availability slot does not exist".into()))?;
+        Ok(Response::new(pb::GetSlotResponse {
+            slot: Some(slot.into()),
+            location_name,
+        }))
+    }
+
+    async fn list_coaches(
+        &self,
+        _request: Request<pb::ListCoachesRequest>,
+    ) -> Result<Response<pb::ListCoachesResponse>, Status> {
+        let (version, rows) = store::directory(&self.db).await?;
+        Ok(Response::new(pb::ListCoachesResponse {
+            coaches: listings(rows),
+            version: version.to_string(),
+        }))
+    }
+
+    async fn search_coaches_by_city(
+        &self,
+        request: Request<pb::SearchCoachesByCityRequest>,
+    ) -> Result<Response<pb::SearchCoachesByCityResponse>, Status> {
+        let r = request.into_inner();
+        let city = r.city.as_deref().map(str::trim).filter(|c| !c.is_empty());
+        let state = r.state.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        if city.is_none() && state.is_none() {
+            return Err(Error::Invalid("Please enter a city or state".into()).into());
+        }
+        let states = state.map(state_forms);
+        let rows = store::coaches_in(&self.db, city, states.as_deref()).await?;
+        Ok(Response::new(pb::SearchCoachesByCityResponse {
+            coaches: listings(rows),
+        }))
+    }
+
+    async fn search_coaches_nearby(
+        &self,
+        request: Request<pb::SearchCoachesNearbyRequest>,
+    ) -> Result<Response<pb::SearchCoachesNearbyResponse>, Status> {
+        let r = request.into_inner();
+        let query = NearbyQuery::parse(r.lat, r.lng, r.radius_miles)?;
+        let rows = store::coaches_near(&self.db, &query).await?;
+        Ok(Response::new(pb::SearchCoachesNearbyResponse {
+            coaches: listings(rows),
+        }))
+    }
+
+    async fn geocode(
+        &self,
+        request: Request<pb::GeocodeRequest>,
+    ) -> Result<Response<pb::GeocodeResponse>, Status> {
+        let query = &request.get_ref().query;
+        if query.chars().count() > 200 {
+            return Err(Error::Invalid("the place must be at most 200 characters".into()).into());
+        }
+        let response = match self.gazetteer.geocode(query) {
+            Some(place) => pb::GeocodeResponse {
+                found: true,
+                lat: place.latitude,
+                lng: place.longitude,
+                name: place.label(),
+            },
+            None => pb::GeocodeResponse::default(),
+        };
+        Ok(Response::new(response))
+    }
+}

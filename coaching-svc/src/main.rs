@@ -1,0 +1,18 @@
+use coaching_svc::{Config, build};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let telemetry = proto::telemetry::init("coaching-svc");
+    let result = async {
+        build(Config::from_env()?)
+            .await?
+            .run_until(proto::shutdown_signal())
+            .await
+    }
+    .await;
+    if let Err(error) = &result {
+        tracing::error!(error = format!("{error:#}"), "coaching-svc stopped");
+    }
+    telemetry.shutdown();
+    result
+}

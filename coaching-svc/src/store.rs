@@ -1,0 +1,420 @@
+//! coaching's queries: one function per statement, schema-qualified, taking any executor.
+
+use chrono::{NaiveDate, NaiveTime};
+use sqlx::{FromRow, PgExecutor, Row, postgres::PgDatabaseError};
+use uuid::Uuid;
+
+use crate::{
+    domain::{
+        BoundingBox, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, ProfileFields,
+        SlotKind,
+    },
+    error::Error,
+};
+
+/// A coach_profile row.
+#[derive(Clone, Debug, FromRow)]
+pub struct ProfileRow {
+    pub coach_id: Uuid,
+    pub bio: String,
+    pub specialties: Vec<String>,
+    pub hourly_rate: f64,
+    pub years_experience: i32,
+}
+
+/// A location row.
+#[derive(Clone, Debug, FromRow)]
+pub struct LocationRow {
+    pub location_id: Uuid,
+    pub coach_id: Uuid,
+    pub name: String,
+    pub address: String,
+    pub court_number: String,
+    pub city: String,
+    pub state: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+/// A slot row.
+#[derive(Clone, Debug, FromRow)]
+pub struct SlotRow {
+    pub slot_id: Uuid,
+    pub coach_id: Uuid,
+    pub slot_type: String,
+    pub day_of_week: Option<String>,
+    pub specific_date: Option<NaiveDate>,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
+    pub location_id: Option<Uuid>,
+}
+
+/// One coach of the directory: the profile and the city and state of each location, oldest
+/// first, with the distance to the nearest one in a nearby search.
+#[derive(Clone, Debug, FromRow)]
+pub struct ListingRow {
+    pub coach_id: Uuid,
+    pub years_experience: i32,
+    pub specialties: Vec<String>,
+    pub bio: String,
+    pub hourly_rate: f64,
+    pub cities: Vec<String>,
+    pub states: Vec<String>,
+    pub distance: Option<f64>,
+}
+
+/// The columns of [`ProfileRow`], [`LocationRow`] and [`SlotRow`], as literals so statements
+/// stay `&'static str` (sqlx refuses dynamically built SQL).
+macro_rules! profile_columns {
+    () => {
+        "coach_id, bio, specialties, hourly_rate, years_experience"
+    };
+}
+macro_rules! location_columns {
+    () => {
+        "location_id, coach_id, name, address, court_number, city, state, latitude, longitude"
+    };
+}
+macro_rules! slot_columns {
+    () => {
+        "slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id"
+    };
+}
+
+/// The [`ListingRow`] columns but `distance`, over `coaching.coach_profile p`, each coach's
+/// locations aggregated into arrays (one index probe per coach, no query per coach).
+macro_rules! listing_select {
+    () => {
+        "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
+                loc.cities, loc.states"
+    };
+}
+macro_rules! listing_locations {
+    () => {
+        " cross join lateral (
+              select coalesce(array_agg(l.city order by l.created_at, l.location_id), '{}') as cities,
+                     coalesce(array_agg(l.state order by l.created_at, l.location_id), '{}') as states
+              from coaching.location l
+              where l.coach_id = p.coach_id
+          ) loc "
+    };
+}
+
+/// The database error's code and constraint, if it is one.
+fn violation(error: &sqlx::Error) -> Option<(String, String)> {
+    let e = error.as_database_error()?.try_downcast_ref::<PgDatabaseError>()?;
+    Some((e.code().to_owned(), e.constraint()?.to_owned()))
+}
+
+pub async fn profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(concat!(
+        "select ",
+        profile_columns!(),
+        " from coaching.coach_profile where coach_id = $1"
+    ))
+    .bind(coach_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn insert_profile(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    fields: &ProfileFields,
+) -> Result<ProfileRow, Error> {
+    sqlx::query_as::<_, ProfileRow>(concat!(
+        "insert into coaching.coach_profile (coach_id, bio, specialties, hourly_rate, years_experience)
+         values ($1, $2, $3, $4, $5) returning ",
+        profile_columns!()
+    ))
+    .bind(coach_id)
+    .bind(&fields.bio)
+    .bind(&fields.specialties)
+    .bind(fields.hourly_rate)
+    .bind(fields.years_experience)
+    .fetch_one(db)
+    .await
+    .map_err(|e| match violation(&e) {
+        Some((code, constraint)) if code == "23505" && constraint == "coach_profile_pkey" => {
+            Error::Conflict("you already have a coach profile; edit it instead".into())
+        }
+        _ => e.into(),
+    })
+}
+
+/// Replaces the fields of the coach's profile; None when there is none.
+pub async fn update_profile(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    fields: &ProfileFields,
+) -> Result<Option<ProfileRow>, Error> {
+    Ok(sqlx::query_as::<_, ProfileRow>(concat!(
+        "update coaching.coach_profile
+         set bio = $2, specialties = $3, hourly_rate = $4, years_experience = $5, updated_at = now()
+         where coach_id = $1 returning ",
+        profile_columns!()
+    ))
+    .bind(coach_id)
+    .bind(&fields.bio)
+    .bind(&fields.specialties)
+    .bind(fields.hourly_rate)
+    .bind(fields.years_experience)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// A coach's locations, oldest first.
+pub async fn locations(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Vec<LocationRow>, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "select ",
+        location_columns!(),
+        " from coaching.location where coach_id = $1 order by created_at, location_id"
+    ))
+    .bind(coach_id)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn count_locations(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<i64, Error> {
+    Ok(
+        sqlx::query_scalar::<_, i64>("select count(*) from coaching.location where coach_id = $1")
+            .bind(coach_id)
+            .fetch_one(db)
+            .await?,
+    )
+}
+
+/// Inserts a location at `coordinates` (what the coach typed, or the gazetteer's).
+pub async fn insert_location(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    location: &NewLocation,
+    coordinates: Option<Coordinates>,
+) -> Result<LocationRow, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "insert into coaching.location
+             (location_id, coach_id, name, address, court_number, city, state, latitude, longitude)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ",
+        location_columns!()
+    ))
+    .bind(Uuid::new_v4())
+    .bind(coach_id)
+    .bind(&location.name)
+    .bind(&location.address)
+    .bind(&location.court_number)
+    .bind(&location.city)
+    .bind(&location.state)
+    .bind(coordinates.map(|c| c.latitude))
+    .bind(coordinates.map(|c| c.longitude))
+    .fetch_one(db)
+    .await?)
+}
+
+/// A coach's slots: recurring ones by weekday (Monday first) and start, then one-time ones by
+/// date and start.
+pub async fn slots(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Vec<SlotRow>, Error> {
+    Ok(sqlx::query_as::<_, SlotRow>(concat!(
+        "select ",
+        slot_columns!(),
+        " from coaching.slot where coach_id = $1
+          order by slot_type <> 'recurring',
+                   array_position(array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday',
+                                        'Saturday', 'Sunday'], day_of_week),
+                   specific_date, start_time, end_time, created_at, slot_id"
+    ))
+    .bind(coach_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Inserts a slot; a location that is not the coach's own is refused by the database.
+pub async fn insert_slot(db: impl PgExecutor<'_>, coach_id: Uuid, slot: &NewSlot) -> Result<SlotRow, Error> {
+    let (day_of_week, specific_date) = match slot.kind {
+        SlotKind::Recurring(day) => (Some(day.as_str()), None),
+        SlotKind::OneTime(date) => (None, Some(date)),
+    };
+    sqlx::query_as::<_, SlotRow>(concat!(
+        "insert into coaching.slot
+             (slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) returning ",
+        slot_columns!()
+    ))
+    .bind(Uuid::new_v4())
+    .bind(coach_id)
+    .bind(slot.kind.slot_type())
+    .bind(day_of_week)
+    .bind(specific_date)
+    .bind(slot.start_time)
+    .bind(slot.end_time)
+    .bind(slot.location_id)
+    .fetch_one(db)
+    .await
+    .map_err(|e| match violation(&e) {
+        Some((code, constraint)) if code == "23503" && constraint == "slot_location_is_own" => {
+            Error::Invalid("location_id must be one of your own locations".into())
+        }
+        _ => e.into(),
+    })
+}
+
+/// Deletes the coach's own slot; false when the coach has no slot with this id.
+pub async fn delete_slot(db: impl PgExecutor<'_>, coach_id: Uuid, slot_id: Uuid) -> Result<bool, Error> {
+    let result = sqlx::query("delete from coaching.slot where slot_id = $1 and coach_id = $2")
+        .bind(slot_id)
+        .bind(coach_id)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() > 0)
+}
+
+/// A slot and the name of its location, if it has one.
+pub async fn slot_with_location_name(
+    db: impl PgExecutor<'_>,
+    slot_id: Uuid,
+) -> Result<Option<(SlotRow, Option<String>)>, Error> {
+    let row = sqlx::query(
+        "select s.slot_id, s.coach_id, s.slot_type, s.day_of_week, s.specific_date, s.start_time,
+                s.end_time, s.location_id, l.name as location_name
+         from coaching.slot s
+         left join coaching.location l on l.location_id = s.location_id
+         where s.slot_id = $1",
+    )
+    .bind(slot_id)
+    .fetch_optional(db)
+    .await?;
+    row.map(|row| Ok((SlotRow::from_row(&row)?, row.try_get("location_name")?)))
+        .transpose()
+}
+
+/// The whole directory, oldest profile first, and its version, in one statement: the version and
+/// the rows come from one snapshot. With no coaches, one row holds the version and no coach.
+pub async fn directory(db: impl PgExecutor<'_>) -> Result<(i64, Vec<ListingRow>), Error> {
+    let rows = sqlx::query(concat!(
+        "select v.version, d.* from coaching.directory_version v
+         left join lateral (",
+        listing_select!(),
+        ", null::float8 as distance, p.created_at from coaching.coach_profile p",
+        listing_locations!(),
+        ") d on true
+         order by d.created_at, d.coach_id"
+    ))
+    .fetch_all(db)
+    .await?;
+    let version = match rows.first() {
+        Some(row) => row.try_get("version")?,
+        None => 0,
+    };
+    let mut listings = Vec::with_capacity(rows.len());
+    for row in &rows {
+        if row.try_get::<Option<Uuid>, _>("coach_id")?.is_some() {
+            listings.push(ListingRow::from_row(row)?);
+        }
+    }
+    Ok((version, listings))
+}
+
+/// Coaches with a location in `city` and/or in one of `states` (lower-case forms), both on the
+/// same location when both are given; case-insensitive.
+pub async fn coaches_in(
+    db: impl PgExecutor<'_>,
+    city: Option<&str>,
+    states: Option<&[String]>,
+) -> Result<Vec<ListingRow>, Error> {
+    Ok(sqlx::query_as::<_, ListingRow>(concat!(
+        listing_select!(),
+        ", null::float8 as distance from coaching.coach_profile p",
+        listing_locations!(),
+        "where exists (
+             select 1 from coaching.location l
+             where l.coach_id = p.coach_id
+               and ($1::text is null or lower(l.city) = lower($1))
+               and ($2::text[] is null or lower(l.state) = any($2))
+         )
+         order by p.created_at, p.coach_id"
+    ))
+    .bind(city)
+    .bind(states)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Coaches with a location within the radius, nearest first, each at the distance of their
+/// nearest location. Candidates come from the (latitude, longitude) index through the bounding
+/// box; the exact haversine distance then decides.
+pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Result<Vec<ListingRow>, Error> {
+    let BoundingBox {
+        min_latitude,
+        max_latitude,
+        longitudes: [(lo1, hi1), (lo2, hi2)],
+    } = query.bounding_box();
+    Ok(sqlx::query_as::<_, ListingRow>(concat!(
+        listing_select!(),
+        ", near.distance
+         from (
+             select l.coach_id, min(d.miles) as distance
+             from coaching.location l
+             cross join lateral (
+                 select 2 * $4 * asin(least(1, sqrt(
+                     power(sin(radians(l.latitude - $1) / 2), 2)
+                     + cos(radians($1)) * cos(radians(l.latitude))
+                       * power(sin(radians(l.longitude - $2) / 2), 2)
+                 ))) as miles
+             ) d
+             where l.latitude between $5 and $6
+               and (l.longitude between $7 and $8 or l.longitude between $9 and $10)
+               and d.miles <= $3
+             group by l.coach_id
+         ) near
+         join coaching.coach_profile p on p.coach_id = near.coach_id",
+        listing_locations!(),
+        "order by near.distance, p.coach_id"
+    ))
+    .bind(query.latitude)
+    .bind(query.longitude)
+    .bind(query.radius_miles)
+    .bind(EARTH_RADIUS_MILES)
+    .bind(min_latitude)
+    .bind(max_latitude)
+    .bind(lo1)
+    .bind(hi1)
+    .bind(lo2)
+    .bind(hi2)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Records that an event was applied; false when it already was.
+pub async fn record_event(db: impl PgExecutor<'_>, event_id: Uuid) -> Result<bool, Error> {
+    let result =
+        sqlx::query("insert into coaching.processed_event (event_id) values ($1) on conflict do nothing")
+            .bind(event_id)
+            .execute(db)
+            .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+pub async fn delete_slots_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query("delete from coaching.slot where coach_id = $1")
+        .bind(coach_id)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+pub async fn delete_locations_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query("delete from coaching.location where coach_id = $1")
+        .bind(coach_id)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+pub async fn delete_profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(
+        sqlx::query("delete from coaching.coach_profile where coach_id = $1")
+            .bind(coach_id)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}

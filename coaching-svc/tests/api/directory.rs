@@ -1,0 +1,149 @@
+//! The coach directory: who is listed, with what, and the version that changes with it.
+
+use std::collections::HashSet;
+
+use proto::coaching::v1 as pb;
+use uuid::Uuid;
+
+use crate::helpers::{TestApp, as_user, location, profile_fields, recurring};
+
+fn city_states(listing: &pb::CoachListing) -> Vec<(String, String)> {
+    listing
+        .locations
+        .iter()
+        .map(|l| (l.city.clone(), l.state.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_directory_lists_only_coaches_with_a_profile_each_with_their_locations() {
+    let app = TestApp::start().await;
+    let listed = app.coach_with_profile().await;
+    app.create_location(&listed, location("North", "Austin", "TX"))
+        .await
+        .unwrap();
+    app.create_location(&listed, location("South", "Dallas", "TX"))
+        .await
+        .unwrap();
+    let without_profile = app.coach();
+    app.create_location(&without_profile, location("Gym", "Austin", "TX"))
+        .await
+        .unwrap();
+    let without_locations = app.coach_with_profile().await;
+
+    let coaches = app.directory().await.coaches;
+
+    let ids: Vec<&str> = coaches.iter().map(|c| c.coach_id.as_str()).collect();
+    assert_eq!(ids, vec![listed.id.to_string(), without_locations.id.to_string()]);
+    assert_eq!(
+        city_states(&coaches[0]),
+        vec![("Austin".into(), "TX".into()), ("Dallas".into(), "TX".into())]
+    );
+    assert!(coaches[1].locations.is_empty());
+    assert_eq!(coaches[0].hourly_rate, 50.0);
+    assert_eq!(coaches[0].years_experience, 5);
+    assert_eq!(coaches[0].specialties, vec!["Shooting"]);
+    assert_eq!(coaches[0].bio, "I coach.");
+    assert_eq!(coaches[0].distance, None);
+}
+
+#[tokio::test]
+async fn an_empty_directory_is_an_empty_list_with_a_version() {
+    let app = TestApp::start().await;
+
+    let directory = app.directory().await;
+
+    assert!(directory.coaches.is_empty());
+    assert!(!directory.version.is_empty());
+}
+
+#[tokio::test]
+async fn the_directory_version_changes_with_any_listing_and_only_then() {
+    let app = TestApp::start().await;
+    let coach = app.coach();
+    let empty = app.directory().await.version;
+
+    app.create_profile(&coach, profile_fields(50.0, 5, &[]))
+        .await
+        .unwrap();
+    let with_profile = app.directory().await.version;
+    app.create_location(&coach, location("Gym", "Austin", "TX"))
+        .await
+        .unwrap();
+    let with_location = app.directory().await.version;
+    app.api()
+        .update_coach_profile(as_user(
+            &coach,
+            pb::UpdateCoachProfileRequest {
+                fields: Some(profile_fields(55.0, 5, &[])),
+            },
+        ))
+        .await
+        .unwrap();
+    let updated = app.directory().await.version;
+    app.create_slot(&coach, recurring("Monday", "09:00", "10:00"))
+        .await
+        .unwrap();
+    let with_slot = app.directory().await.version;
+
+    let versions: HashSet<&String> = [&empty, &with_profile, &with_location, &updated]
+        .into_iter()
+        .collect();
+    assert_eq!(
+        versions.len(),
+        4,
+        "{empty} {with_profile} {with_location} {updated}"
+    );
+    assert_eq!(with_slot, updated, "a slot is not part of a listing");
+}
+
+#[tokio::test]
+async fn a_directory_of_1000_coaches_comes_back_whole_with_their_locations() {
+    let app = TestApp::start().await;
+    sqlx::query(
+        "insert into coaching.coach_profile (coach_id, bio, specialties, hourly_rate, years_experience)
+         select gen_random_uuid(), 'Coach ' || i, array['Shooting', 'Defense'], 40 + i % 50, i % 30
+         from generate_series(1, 1000) i",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into coaching.location (location_id, coach_id, name, city, state, created_at)
+         select gen_random_uuid(), p.coach_id, 'Court ' || n, 'City ' || n, 'TX', now() + n * interval '1 second'
+         from coaching.coach_profile p cross join generate_series(1, 2) n",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let seeded: HashSet<Uuid> = sqlx::query_scalar("select coach_id from coaching.coach_profile")
+        .fetch_all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .collect();
+
+    let coaches = app.directory().await.coaches;
+
+    let listed: HashSet<Uuid> = coaches.iter().map(|c| c.coach_id.parse().unwrap()).collect();
+    assert_eq!(coaches.len(), 1000);
+    assert_eq!(listed, seeded);
+    for coach in &coaches {
+        assert_eq!(
+            city_states(coach),
+            vec![("City 1".into(), "TX".into()), ("City 2".into(), "TX".into())],
+            "{}",
+            coach.coach_id
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_directory_needs_no_sign_in() {
+    let app = TestApp::start().await;
+    app.coach_with_profile().await;
+
+    let result = app.api().list_coaches(pb::ListCoachesRequest {}).await;
+
+    assert_eq!(result.unwrap().into_inner().coaches.len(), 1);
+}

@@ -1,0 +1,141 @@
+//! Identity's events: a coach who is deleted or stops being a coach leaves the directory.
+
+use proto::{
+    auth::Role,
+    coaching::v1 as pb,
+    events::{Envelope, Event, publish, stream_key},
+};
+use tonic::Code;
+use uuid::Uuid;
+
+use crate::helpers::{TestApp, User, eventually, location, recurring};
+
+async fn send(app: &TestApp, envelope: &Envelope) {
+    let client = redis::Client::open("redis://127.0.0.1:6379").unwrap();
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("Redis is up");
+    publish(&mut conn, &stream_key(&app.redis_namespace), envelope)
+        .await
+        .unwrap();
+}
+
+fn envelope(event: Event) -> Envelope {
+    Envelope {
+        event_id: Uuid::new_v4(),
+        occurred_at: chrono::Utc::now().to_rfc3339(),
+        event,
+    }
+}
+
+fn deleted(user: &User) -> Envelope {
+    envelope(Event::UserDeleted {
+        user_id: user.id,
+        role: Role::Coach,
+    })
+}
+
+/// A coach with a profile, a location and a slot.
+async fn set_up_coach(app: &TestApp) -> User {
+    let coach = app.coach_with_profile().await;
+    app.create_location(&coach, location("Gym", "Austin", "TX"))
+        .await
+        .unwrap();
+    app.create_slot(&coach, recurring("Monday", "09:00", "10:00"))
+        .await
+        .unwrap();
+    coach
+}
+
+async fn has_profile(app: &TestApp, coach: &User) -> bool {
+    match app.get_profile(&app.client_user(), coach.id).await {
+        Ok(_) => true,
+        Err(status) if status.code() == Code::NotFound => false,
+        Err(status) => panic!("{status:?}"),
+    }
+}
+
+async fn location_count(app: &TestApp, coach: &User) -> i64 {
+    app.api()
+        .count_coach_locations(crate::helpers::as_user(
+            &app.client_user(),
+            pb::CountCoachLocationsRequest {
+                coach_id: coach.id.to_string(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .count
+}
+
+/// Waits until the coach's profile is gone.
+async fn until_removed(app: &TestApp, coach: &User) {
+    eventually("the coach's profile is removed", move || async move {
+        !has_profile(app, coach).await
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_deleted_coach_leaves_the_directory_with_their_locations_and_slots() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    let other = set_up_coach(&app).await;
+
+    send(&app, &deleted(&coach)).await;
+
+    until_removed(&app, &coach).await;
+    assert_eq!(location_count(&app, &coach).await, 0);
+    assert!(app.slots_of(&app.client_user(), coach.id).await.is_empty());
+    let listed: Vec<String> = app
+        .directory()
+        .await
+        .coaches
+        .into_iter()
+        .map(|c| c.coach_id)
+        .collect();
+    assert_eq!(listed, vec![other.id.to_string()]);
+}
+
+#[tokio::test]
+async fn a_coach_who_becomes_a_client_leaves_the_directory() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+
+    send(
+        &app,
+        &envelope(Event::RoleChanged {
+            user_id: coach.id,
+            old_role: Role::Coach,
+            new_role: Role::Client,
+        }),
+    )
+    .await;
+
+    until_removed(&app, &coach).await;
+    assert_eq!(location_count(&app, &coach).await, 0);
+    assert!(app.directory().await.coaches.is_empty());
+}
+
+#[tokio::test]
+async fn an_event_delivered_twice_is_applied_once() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    let event = deleted(&coach);
+    send(&app, &event).await;
+    until_removed(&app, &coach).await;
+    // The same person signs up as a coach again under the same id (as a test can say).
+    app.create_profile(&coach, crate::helpers::profile_fields(30.0, 1, &[]))
+        .await
+        .unwrap();
+    let marker = set_up_coach(&app).await;
+
+    send(&app, &event).await;
+    send(&app, &deleted(&marker)).await;
+
+    // Events are applied in order: once the marker is gone, the redelivery has been handled.
+    until_removed(&app, &marker).await;
+    assert!(has_profile(&app, &coach).await);
+}

@@ -1,0 +1,10 @@
+//! coaching-svc's gRPC API against a real PostgreSQL (a fresh database per test) and Redis.
+
+mod directory;
+mod events;
+mod geocode;
+mod helpers;
+mod locations;
+mod profile;
+mod search;
+mod slots;

@@ -14,6 +14,9 @@
 #   ./deploy/test.sh rust web            only these stages (also: TEST_STAGES="rust web")
 #   ./deploy/test.sh playwright          e2e with Playwright only (schemathesis: e2e with it only)
 #   KEEP_E2E_MESH=1 ./deploy/test.sh e2e leave the e2e mesh running afterwards, to look at it
+#   E2E_PORT=28080 E2E_GATEWAY_PORT=28000 E2E_SERVICE_PORT_BASE=25050 E2E_OPS_PORT_BASE=29100
+#   E2E_DB_NAME=... E2E_STATE_DIR=...    move the e2e mesh (defaults 18080, 18000, 15050, 19100,
+#                                        courtside_e2e, deploy/.state/e2e)
 # shellcheck source=deploy/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -153,9 +156,10 @@ stage_web() {
   run bash -c 'cd web && npm run build'
 }
 
-e2e_env() { # the second mesh's settings, beside a running default one
-  env PROFILE=debug PORT=18080 GATEWAY_PORT=18000 SERVICE_PORT_BASE=15050 OPS_PORT_BASE=19100 \
-    DB_NAME=courtside_e2e FRESH_DB=1 STATE_DIR="$E2E_STATE_DIR" \
+e2e_env() { # the second mesh's settings, beside a running default one (E2E_* move it again)
+  env PROFILE=debug PORT="${E2E_PORT:-18080}" GATEWAY_PORT="${E2E_GATEWAY_PORT:-18000}" \
+    SERVICE_PORT_BASE="${E2E_SERVICE_PORT_BASE:-15050}" OPS_PORT_BASE="${E2E_OPS_PORT_BASE:-19100}" \
+    DB_NAME="${E2E_DB_NAME:-courtside_e2e}" FRESH_DB=1 STATE_DIR="$E2E_STATE_DIR" \
     REDIS_NAMESPACE="courtside-e2e-$(date +%s)" \
     AUTH_RATE_LIMIT_PER_MINUTE=100000 AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=100000 \
     RUST_LOG="${E2E_RUST_LOG:-info}" "$@"
@@ -179,7 +183,7 @@ stage_e2e() {
   [[ -n "${wanted[web]:-}" ]] && skip_web=(SKIP_WEB_BUILD=1)
   # This stage runs in its own subshell: its EXIT trap stops the mesh whatever happens next.
   trap stop_e2e_mesh EXIT
-  step "deploy/up.sh (debug build, ports 18080/18000/15051-15054/19100-19104, database courtside_e2e)"
+  step "deploy/up.sh for the e2e mesh (debug build, its own ports, database, state and Redis namespace)"
   e2e_env "${skip_web[@]}" "$DEPLOY_DIR/up.sh"
 
   local mesh_env="$E2E_STATE_DIR/mesh.env" BASE_URL ADMIN_EMAIL ADMIN_PASSWORD

@@ -3,6 +3,9 @@ import { Link } from 'react-router-dom';
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { ClientProfileCard } from '@/features/booking/components/client-profile-card';
+import { ClientTiles } from '@/features/booking/components/client-tiles';
+import { YourBookingsCard } from '@/features/booking/components/your-bookings-card';
 import { useUser } from '@/lib/auth';
 import { firstName } from '@/lib/names';
 
@@ -25,7 +28,13 @@ export default function ClientDashboardRoute() {
         </Button>
       }
     >
-      <div className="grid gap-6 lg:grid-cols-2">{/* client profile and booking cards */}</div>
+      <div className="grid gap-6">
+        <ClientTiles />
+        <div className="grid gap-6 lg:grid-cols-3">
+          <ClientProfileCard />
+          <YourBookingsCard className="lg:col-span-2" />
+        </div>
+      </div>
     </DashboardLayout>
   );
 }

@@ -1,0 +1,214 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
+import type { Booking } from '../api/get-bookings';
+import type { ClientProfile } from '../api/get-client-profile';
+
+const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
+
+function booking(overrides: Partial<Booking> = {}): Booking {
+  return {
+    booking_id: 'b-1',
+    coach_id: 'coach-1',
+    coach_name: 'Maya Thompson',
+    client_id: 'client-1',
+    client_name: 'Casey Jordan',
+    booking_date: '2025-03-14',
+    start_time: '17:00',
+    end_time: '18:00',
+    location_name: 'Eastside Rec',
+    status: 'pending',
+    payment_status: 'pending',
+    created_at: '2025-03-01T10:00:00Z',
+    ...overrides,
+  };
+}
+
+function profile(overrides: Partial<ClientProfile> = {}): ClientProfile {
+  return {
+    user_id: 'client-1',
+    age: 15,
+    grade: '10th',
+    sport: 'Basketball',
+    skill_level: 'intermediate',
+    profile_picture_url: '/uploads/casey.png',
+    ...overrides,
+  };
+}
+
+const noProfile = { status: 404, body: { detail: 'Client profile not found' } };
+
+function dashboardApi(extra: Record<string, unknown> = {}) {
+  return { 'GET /bookings': [], 'GET /client/profile/client-1': noProfile, ...extra };
+}
+
+describe('the client dashboard', { timeout: 30_000 }, () => {
+  it('welcomes the client by first name, with the tiles and the empty states', async () => {
+    const { user, router } = renderApp('/client/dashboard', { user: client, api: dashboardApi() });
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Casey!' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Courtside home' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Find Coaches' })).toHaveAttribute('href', '/coaches');
+    expect(screen.getByText('Casey Jordan')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Find a Coach/ })).toHaveAttribute('href', '/coaches');
+    expect(screen.getByText('My Bookings')).toBeInTheDocument();
+    expect(screen.getByText('Locations')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /My Bookings|Locations/ })).not.toBeInTheDocument();
+    expect(await screen.findByText('No bookings yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Book a Session' })).toHaveAttribute('href', '/coaches');
+    expect(
+      await screen.findByText('No profile created yet. Click "Create Profile" to get started.'),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Browse Coaches' }));
+    await waitFor(() => expect(currentPath(router)).toBe('/coaches'));
+  });
+
+  it('lists bookings with coach, date, times, place, status and payment', async () => {
+    renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'GET /bookings': [
+          booking({ booking_id: 'p', status: 'pending' }),
+          booking({ booking_id: 'c', status: 'confirmed', payment_status: 'paid', coach_name: 'Leo Park', location_name: 'North Gym' }),
+          booking({ booking_id: 'x', status: 'cancelled', coach_name: 'Ana Diaz' }),
+        ],
+      }),
+    });
+    const items = await screen.findAllByTestId('booking');
+    expect(items).toHaveLength(3);
+    const [pending, confirmed, cancelled] = items;
+    expect(pending).toHaveTextContent('Maya Thompson');
+    expect(pending).toHaveTextContent('Fri, Mar 14, 2025');
+    expect(pending).toHaveTextContent('17:00 - 18:00');
+    expect(pending).toHaveTextContent('Eastside Rec');
+    expect(within(confirmed).getByTestId('booking-status')).toHaveTextContent('confirmed');
+    expect(within(confirmed).getByTestId('booking-status').className).toMatch(/green/);
+    expect(within(pending).getByTestId('booking-status').className).not.toMatch(/green/);
+    expect(confirmed).toHaveTextContent('Payment: paid');
+    expect(within(pending).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
+    expect(within(confirmed).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
+    expect(within(cancelled).queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument();
+    expect(within(cancelled).getByTestId('booking-status')).toHaveTextContent('cancelled');
+  });
+
+  it('cancels a booking and shows the list again', async () => {
+    let cancelled = false;
+    const { user, calls } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'GET /bookings': () => [booking({ status: cancelled ? 'cancelled' : 'confirmed' })],
+        'PATCH /bookings/b-1/cancel': () => {
+          cancelled = true;
+          return { status: 200, body: booking({ status: 'cancelled' }) };
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    expect(await screen.findByText('Booking cancelled successfully')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH' && c.path === '/bookings/b-1/cancel')).toBe(true);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument());
+  });
+
+  it('says so when a booking cannot be cancelled', async () => {
+    const { user } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({ 'GET /bookings': [booking()], 'PATCH /bookings/b-1/cancel': { status: 500, body: {} } }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    expect(await screen.findByText('Failed to cancel booking')).toBeInTheDocument();
+  });
+
+  it('shows the profile with its picture and "Not set" for empty fields', async () => {
+    renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({ 'GET /client/profile/client-1': profile({ grade: null }) }),
+    });
+    expect(await screen.findByRole('img', { name: 'Profile picture' })).toHaveAttribute('src', '/uploads/casey.png');
+    expect(screen.getByText('15')).toBeInTheDocument();
+    expect(screen.getByText('Intermediate')).toBeInTheDocument();
+    expect(screen.getByText('Not set')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+  });
+
+  it('creates a profile with POST: age an integer, empty fields null, the uploaded picture', async () => {
+    const { user, calls } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'POST /client/upload-profile-picture': { status: 201, body: { profile_picture_url: '/uploads/new.png' } },
+        'POST /client/profile': { status: 201, body: profile() },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Profile' });
+    await user.type(within(dialog).getByLabelText('Age'), '15.7');
+    await user.type(within(dialog).getByLabelText('Sport'), 'Volleyball');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Skill Level' }));
+    await user.click(await screen.findByRole('option', { name: 'Advanced' }));
+    const png = new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('Profile Picture'), png);
+    expect(await screen.findByText('Profile picture uploaded successfully')).toBeInTheDocument();
+    expect(within(dialog).getByRole('img', { name: 'Profile picture' })).toHaveAttribute('src', '/uploads/new.png');
+    const upload = calls.find((c) => c.path === '/client/upload-profile-picture');
+    expect((upload?.body as FormData).get('file')).toBeInstanceOf(File);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByText('Profile saved successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/client/profile')?.body).toEqual({
+      age: 15,
+      grade: null,
+      sport: 'Volleyball',
+      skill_level: 'advanced',
+      profile_picture_url: '/uploads/new.png',
+    });
+  });
+
+  it('updates an existing profile with PUT', async () => {
+    const { user, calls } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({ 'GET /client/profile/client-1': profile(), 'PUT /client/profile': profile({ grade: '11th' }) }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit Profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Profile' });
+    const grade = within(dialog).getByLabelText('Grade');
+    await user.clear(grade);
+    await user.type(grade, '11th');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByText('Profile saved successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ grade: '11th', age: 15 });
+  });
+
+  it('refuses a file that is not an image, and one of 5 MB and a byte, before uploading', async () => {
+    const { user, calls } = renderApp('/client/dashboard', { user: client, api: dashboardApi() });
+    await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Profile' });
+    const input = within(dialog).getByLabelText('Profile Picture');
+
+    // A person can pick "All files" in the browser's file chooser, past the input's accept.
+    const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+    fireEvent.change(input, { target: { files: [text] } });
+    expect(await screen.findByText('Please select an image file')).toBeInTheDocument();
+
+    const huge = new File([new Uint8Array(5242881)], 'huge.png', { type: 'image/png' });
+    fireEvent.change(input, { target: { files: [huge] } });
+    expect(await screen.findByText('Image size must be less than 5MB')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/client/upload-profile-picture')).toBe(false);
+  });
+
+  it('says so when the upload or the save fails', async () => {
+    const { user } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'POST /client/upload-profile-picture': { status: 502, body: {} },
+        'POST /client/profile': { status: 500, body: {} },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Profile' });
+    const png = new File([new Uint8Array(10)], 'me.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('Profile Picture'), png);
+    expect(await screen.findByText('Failed to upload image')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByText('Failed to save profile')).toBeInTheDocument();
+  });
+});

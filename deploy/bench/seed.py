@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Seeds the bench database straight into each service's schema, with COPY, in a few seconds.
+
+    seed.py --dsn postgres://... --password-hash '$argon2id$...' --password PW --out DIR
+
+Writes (deterministic for one --seed and one day):
+  identity.app_user      1 admin is made by identity-svc; here 1,000 coaches, 10,000 clients and
+                         200 gyms, all with the one precomputed argon2id hash of --password;
+                         identity.client_profile for half of the clients
+  coaching.*             a profile, 2 locations (real US cities from coaching-svc/data/us_places.csv,
+                         jittered a mile or two) and 5 weekly slots (5 different weekdays) per coach
+  booking.booking        50,000 bookings: one coach with 500 (5 slots x 100 weeks), the others 49
+                         or 50 (5 slots x 10 weeks), each (coach, slot, date) at most once, so the
+                         unique and the no-overlap constraints hold for any status mix
+  gym.*                  200 gyms, one location each, 5 courts each, 30 days x 3 times of availability
+and into --out: fixtures.json (ids, emails and query points for the scenarios) and
+booking_bodies.jsonl (one POST /api/bookings body per line: distinct future slot/date pairs that
+no seeded booking uses, shuffled across coaches).
+
+The tables must be empty (the bench recreates the database): the seeder refuses otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import math
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACES_CSV = ROOT / "coaching-svc" / "data" / "us_places.csv"
+
+N_COACHES = 1_000
+N_CLIENTS = 10_000
+N_GYMS = 200
+N_BOOKINGS = 50_000
+HEAVY_BOOKINGS = 500  # one coach's list for GET /api/bookings
+LOCATIONS_PER_COACH = 2
+SLOTS_PER_COACH = 5
+COURTS_PER_GYM = 5
+AVAILABILITY_DAYS = 30
+AVAILABILITY_TIMES = [(dt.time(8), dt.time(10)), (dt.time(13), dt.time(15)), (dt.time(18), dt.time(20))]
+# Weeks (relative to this week's Monday) the bench's POSTs use: far past every seeded booking.
+POST_WEEKS = range(20, 32)
+RACE_WEEK = 40
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+FIRST = """James Mary Michael Patricia Robert Jennifer John Linda David Elizabeth William Barbara
+Richard Susan Joseph Jessica Thomas Sarah Christopher Karen Charles Lisa Daniel Nancy Matthew Betty
+Anthony Sandra Mark Margaret Donald Ashley Steven Kimberly Andrew Emily Paul Donna Joshua Michelle
+Kenneth Carol Kevin Amanda Brian Melissa Timothy Deborah Ronald Stephanie Jason Rebecca George Sharon
+Edward Laura Jeffrey Cynthia Ryan Dorothy Jacob Amy Gary Kathleen Nicholas Angela Eric Shirley
+Jonathan Brenda Stephen Emma Larry Anna Justin Pamela Scott Nicole Brandon Samantha Benjamin
+Katherine Samuel Christine Gregory Debra Alexander Rachel Patrick Carolyn Frank Janet Raymond Maria
+Jack Olivia Dennis Heather Jerry Helen Tyler Catherine Aaron Diane""".split()
+LAST = """Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez
+Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez
+Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill Flores Green
+Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Gomez Phillips Evans Turner Diaz
+Parker Cruz Edwards Collins Reyes Stewart Morris Morales Murphy Cook Rogers Gutierrez Ortiz Morgan
+Cooper Peterson Bailey Reed Kelly Howard Ramos Kim Cox Ward Richardson Watson Brooks Chavez Wood
+James Bennett Gray Mendoza Ruiz Hughes Price Alvarez Castillo Sanders Patel Myers Long Ross
+Foster""".split()
+STREETS = """Main Oak Pine Maple Cedar Elm Washington Lake Hill Park Walnut Spring Ridge Church Willow
+Jackson Franklin Lincoln Jefferson Madison Adams Sunset Highland River Center""".split()
+SPECIALTIES = [
+    "basketball", "volleyball", "shooting", "ball handling", "defense", "footwork", "setting",
+    "serving", "passing", "blocking", "conditioning", "post moves", "youth development",
+    "beach volleyball", "game IQ",
+]
+GRADES = ["6th", "7th", "8th", "9th", "10th", "11th", "12th", "college", "adult"]
+
+
+def fail(message: str) -> None:
+    print(f"seed.py: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class Ids:
+    """UUIDs from the seeded generator: the same data set on every run of one seed."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def __call__(self) -> uuid.UUID:
+        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+
+
+def load_places(rng: random.Random) -> list[tuple[str, str, float, float, int]]:
+    """The 150 most populous US places (name, state, lat, lng, population)."""
+    if not PLACES_CSV.is_file():
+        fail(f"{PLACES_CSV} is missing (the gazetteer coaching-svc ships)")
+    with PLACES_CSV.open(newline="", encoding="utf-8") as f:
+        rows = [
+            (r["name"], r["state"], float(r["latitude"]), float(r["longitude"]), int(r["population"]))
+            for r in csv.DictReader(f)
+        ]
+    rows.sort(key=lambda r: -r[4])
+    return rows[:150]
+
+
+def weighted_place(rng: random.Random, places, weights):
+    return rng.choices(places, weights=weights, k=1)[0]
+
+
+def jitter(rng: random.Random, lat: float, lng: float) -> tuple[float, float]:
+    """A point a mile or two from the city centre."""
+    return round(lat + rng.uniform(-0.03, 0.03), 6), round(lng + rng.uniform(-0.03, 0.03), 6)
+
+
+def name(rng: random.Random) -> str:
+    return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+
+
+def phone(rng: random.Random) -> str | None:
+    return None if rng.random() < 0.2 else f"555-{rng.randrange(100, 1000)}-{rng.randrange(1000, 10000)}"
+
+
+def past_ts(rng: random.Random, now: dt.datetime, max_days: int = 730) -> dt.datetime:
+    return now - dt.timedelta(seconds=rng.randrange(3600, max_days * 86400))
+
+
+def occurrence(monday: dt.date, week: int, weekday: int) -> dt.date:
+    return monday + dt.timedelta(weeks=week, days=weekday)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dsn", required=True)
+    parser.add_argument("--password-hash", required=True, help="a PHC argon2id hash of --password")
+    parser.add_argument("--password", required=True, help="the password every seeded user signs in with")
+    parser.add_argument("--out", required=True, type=Path, help="folder for fixtures.json and booking_bodies.jsonl")
+    parser.add_argument("--seed", type=int, default=8)
+    args = parser.parse_args()
+    if not args.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$"):
+        fail("--password-hash must be an argon2id hash at the OWASP parameters (m=19456,t=2,p=1)")
+
+    started = time.monotonic()
+    rng = random.Random(args.seed)
+    new_id = Ids(rng)
+    now = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    today = now.date()
+    monday = today - dt.timedelta(days=today.weekday())
+    places = load_places(rng)
+    weights = [math.sqrt(p[4]) for p in places]
+    pw = args.password_hash
+
+    # ---- identity ------------------------------------------------------------------------------
+    users = []  # (user_id, email, hash, full_name, phone, role, created_at)
+    coaches, clients, gyms = [], [], []
+    for i in range(N_COACHES):
+        uid = new_id()
+        coaches.append(uid)
+        users.append((uid, f"coach{i:04d}@bench.example.com", pw, name(rng), phone(rng), "coach", past_ts(rng, now)))
+    for i in range(N_CLIENTS):
+        uid = new_id()
+        clients.append(uid)
+        users.append((uid, f"client{i:05d}@bench.example.com", pw, name(rng), phone(rng), "client", past_ts(rng, now)))
+    for i in range(N_GYMS):
+        uid = new_id()
+        gyms.append(uid)
+        users.append((uid, f"gym{i:03d}@bench.example.com", pw, name(rng), phone(rng), "gym", past_ts(rng, now)))
+    client_profiles = [
+        (
+            uid,
+            rng.randrange(10, 40),
+            rng.choice(GRADES),
+            rng.choice(["basketball", "volleyball"]),
+            rng.choice(["beginner", "intermediate", "advanced"]),
+            None,
+        )
+        for uid in clients[: N_CLIENTS // 2]
+    ]
+
+    # ---- coaching ------------------------------------------------------------------------------
+    profiles, locations, slots = [], [], []
+    slots_of: dict[uuid.UUID, list[tuple]] = {}
+    city_count: dict[tuple[str, str], int] = {}
+    for coach in coaches:
+        created = past_ts(rng, now, 700)
+        sport = rng.choice(["Basketball", "Volleyball"])
+        specs = rng.sample(SPECIALTIES, rng.randrange(1, 4))
+        years = rng.randrange(1, 26)
+        profiles.append((
+            coach,
+            f"{sport} coach with {years} years on the court. I focus on {', '.join(specs)}.",
+            specs,
+            float(rng.randrange(40, 151)),
+            years,
+            created,
+            created,
+        ))
+        home = weighted_place(rng, places, weights)
+        own = []
+        for k in range(LOCATIONS_PER_COACH):
+            # The second location is in the same city half the time, else in another big city.
+            city, state, lat, lng, _ = home if k == 0 or rng.random() < 0.5 else weighted_place(rng, places, weights)
+            la, lo = jitter(rng, lat, lng)
+            loc_id = new_id()
+            own.append((loc_id, f"{city} {rng.choice(['Rec Center', 'High School Gym', 'Community Court', 'Sports Dome', 'YMCA'])}"))
+            city_count[(city, state)] = city_count.get((city, state), 0) + 1
+            locations.append((
+                loc_id, coach, own[-1][1], f"{rng.randrange(10, 9999)} {rng.choice(STREETS)} St",
+                f"Court {rng.randrange(1, 6)}", city, state, la, lo, created + dt.timedelta(minutes=k + 1),
+            ))
+        mine = []
+        for k, weekday in enumerate(sorted(rng.sample(range(7), SLOTS_PER_COACH))):
+            start = dt.time(rng.randrange(7, 20), rng.choice([0, 30]))
+            minutes = rng.choice([60, 60, 90])
+            end = (dt.datetime.combine(today, start) + dt.timedelta(minutes=minutes)).time()  # by 21:00
+            loc_id, loc_name = own[k % LOCATIONS_PER_COACH]
+            slot = (new_id(), coach, "recurring", WEEKDAYS[weekday], None, start, end, loc_id,
+                    created + dt.timedelta(minutes=10 + k))
+            slots.append(slot)
+            mine.append((slot[0], weekday, start, end, loc_name))
+        slots_of[coach] = mine
+
+    # ---- booking -------------------------------------------------------------------------------
+    heavy = coaches[0]
+    bookings = []
+
+    def book(coach, slot_id, weekday, start, end, loc_name, week):
+        date = occurrence(monday, week, weekday)
+        past = date < today
+        r = rng.random()
+        if past:
+            status = "confirmed" if r < 0.6 else "cancelled" if r < 0.75 else "denied" if r < 0.85 else "pending"
+        else:
+            status = "pending" if r < 0.5 else "confirmed" if r < 0.9 else "cancelled"
+        created = dt.datetime.combine(date, dt.time(0), dt.timezone.utc) - dt.timedelta(days=rng.randrange(1, 30))
+        created = min(created, now)
+        bookings.append((
+            new_id(), rng.choice(clients), coach, slot_id, date, start, end, loc_name, status,
+            "paid" if status == "confirmed" and past else "pending", created, created,
+        ))
+
+    for slot_id, weekday, start, end, loc_name in slots_of[heavy]:
+        for week in range(-90, 10):  # 100 weeks x 5 slots = 500
+            book(heavy, slot_id, weekday, start, end, loc_name, week)
+    rest = N_BOOKINGS - len(bookings)
+    others = coaches[1:]
+    per, extra = divmod(rest, len(others))  # 49 each, the first `extra` coaches 50
+    for n, coach in enumerate(others):
+        want = per + (1 if n < extra else 0)
+        pairs = [(s, w) for w in range(-8, 2) for s in slots_of[coach]]  # 5 slots x 10 weeks
+        for (slot_id, weekday, start, end, loc_name), week in pairs[:want]:
+            book(coach, slot_id, weekday, start, end, loc_name, week)
+    assert len(bookings) == N_BOOKINGS, len(bookings)
+
+    # ---- gym -----------------------------------------------------------------------------------
+    gym_profiles, gym_locations, courts, availability = [], [], [], []
+    for gym in gyms:
+        city, state, lat, lng, _ = weighted_place(rng, places, weights)
+        created = past_ts(rng, now, 700)
+        gym_name = f"{city} {rng.choice(['Hoops Center', 'Athletic Club', 'Sports Complex', 'Fieldhouse', 'Arena'])}"
+        gym_profiles.append((gym, gym_name, f"Indoor courts in {city}, {state}.", phone(rng) or "", created, created))
+        loc_id = new_id()
+        la, lo = jitter(rng, lat, lng)
+        gym_locations.append((loc_id, gym, f"{gym_name} Main", f"{rng.randrange(10, 9999)} {rng.choice(STREETS)} Ave",
+                              city, state, la, lo, created))
+        for c in range(COURTS_PER_GYM):
+            court_id = new_id()
+            courts.append((court_id, loc_id, f"Court {c + 1}",
+                           rng.choice(["basketball", "basketball", "volleyball", "multi-purpose"]),
+                           created + dt.timedelta(minutes=c)))
+            for day in range(AVAILABILITY_DAYS):
+                date = today + dt.timedelta(days=day)
+                for start, end in AVAILABILITY_TIMES:
+                    availability.append((new_id(), court_id, date, start, end, False, False, created))
+
+    # ---- the scenarios' inputs -----------------------------------------------------------------
+    bodies = []
+    for coach in others:
+        for slot_id, weekday, *_ in slots_of[coach]:
+            for week in POST_WEEKS:
+                bodies.append({"coach_id": str(coach), "slot_id": str(slot_id),
+                               "booking_date": occurrence(monday, week, weekday).isoformat()})
+    rng.shuffle(bodies)
+    race_slot = slots_of[others[-1]][0]
+    (nearby_city, nearby_state), nearby_locations = max(city_count.items(), key=lambda kv: kv[1])
+    nearby_point = next(p for p in places if (p[0], p[1]) == (nearby_city, nearby_state))
+
+    # ---- write ---------------------------------------------------------------------------------
+    tables = [
+        ("identity.app_user", "user_id, email, password_hash, full_name, phone, role, created_at", users),
+        ("identity.client_profile", "user_id, age, grade, sport, skill_level, profile_picture_url", client_profiles),
+        ("coaching.coach_profile", "coach_id, bio, specialties, hourly_rate, years_experience, created_at, updated_at", profiles),
+        ("coaching.location", "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, created_at", locations),
+        ("coaching.slot", "slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id, created_at", slots),
+        ("booking.booking", "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, location_name, status, payment_status, created_at, updated_at", bookings),
+        ("gym.gym_profile", "gym_id, gym_name, description, phone, created_at, updated_at", gym_profiles),
+        ("gym.gym_location", "location_id, gym_id, name, address, city, state, latitude, longitude, created_at", gym_locations),
+        ("gym.court", "court_id, location_id, court_name, court_type, created_at", courts),
+        ("gym.court_availability", "availability_id, court_id, date, start_time, end_time, is_reserved, withdrawn, created_at", availability),
+    ]
+    built = time.monotonic()
+    try:
+        conn = psycopg.connect(args.dsn, autocommit=False)
+    except psycopg.Error as e:
+        fail(f"cannot connect to {args.dsn}: {e}")
+    with conn:
+        with conn.cursor() as cur:
+            for schema_table in ("identity.app_user", "coaching.slot", "booking.booking", "gym.court_availability"):
+                cur.execute(f"select to_regclass('{schema_table}') is not null")
+                if not cur.fetchone()[0]:
+                    fail(f"{schema_table} does not exist: start the mesh first (each service migrates its schema)")
+            cur.execute("select count(*) from identity.app_user where role <> 'admin'")
+            if cur.fetchone()[0]:
+                fail("identity.app_user already holds users: seed a fresh database (the bench recreates it)")
+            for table, columns, rows in tables:
+                t0 = time.monotonic()
+                with cur.copy(f"copy {table} ({columns}) from stdin") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                print(f"  {table:<26} {len(rows):>7} rows  {time.monotonic() - t0:5.2f} s")
+        conn.commit()
+        with conn.cursor() as cur:
+            for table, _, _ in tables:
+                cur.execute(f"analyze {table}")
+        conn.commit()
+    conn.close()
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with (args.out / "booking_bodies.jsonl").open("w") as f:
+        for body in bodies:
+            f.write(json.dumps(body, separators=(",", ":")) + "\n")
+    fixtures = {
+        "password": args.password,
+        "counts": {t: len(rows) for t, _, rows in tables},
+        "heavy_coach": {"user_id": str(heavy), "email": "coach0000@bench.example.com",
+                        "bookings": HEAVY_BOOKINGS},
+        "coach_ids": [str(c) for c in coaches[1:101]],
+        "client_emails": [f"client{i:05d}@bench.example.com" for i in range(0, N_CLIENTS, N_CLIENTS // 64)][:64],
+        "gym_location_ids": [str(row[0]) for row in gym_locations[:50]],
+        "nearby": {"city": nearby_city, "state": nearby_state, "lat": nearby_point[2], "lng": nearby_point[3],
+                   "radius": 25, "coach_locations_in_city": nearby_locations},
+        "race": {"coach_id": str(others[-1]), "slot_id": str(race_slot[0]),
+                 "booking_date": occurrence(monday, RACE_WEEK, race_slot[1]).isoformat()},
+        "booking_bodies": len(bodies),
+    }
+    (args.out / "fixtures.json").write_text(json.dumps(fixtures, indent=2) + "\n")
+    total = time.monotonic() - started
+    print(f"seeded {sum(len(r) for _, _, r in tables):,} rows in {total:.1f} s "
+          f"(generating {built - started:.1f} s, COPY + ANALYZE {total - (built - started):.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,10 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
 import { AvailabilityCard } from '@/features/coaching/components/availability-card';
 import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
 import { CoachProfileCard } from '@/features/coaching/components/coach-profile-card';
+import { BrowseGymLocationsCard } from '@/features/gym/components/browse-gym-locations-card';
+import { CourtReservationsCard } from '@/features/gym/components/court-reservations-card';
 import { useUser } from '@/lib/auth';
 import { firstName } from '@/lib/names';
 
@@ -17,8 +20,9 @@ export default function CoachDashboardRoute() {
         <CoachProfileCard />
         <CoachLocationsCard />
         <AvailabilityCard className="lg:col-span-2" />
-        {/* Booking cards (Client Bookings) and gym cards (Browse Gym Locations, My Court
-            Reservations) from src/features/booking and src/features/gym go here. */}
+        <ClientBookingsCard className="lg:col-span-2" />
+        <BrowseGymLocationsCard />
+        <CourtReservationsCard />
       </div>
     </DashboardLayout>
   );

@@ -1,4 +1,8 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { CourtAvailabilityCard } from '@/features/gym/components/court-availability-card';
+import { GymProfileCard } from '@/features/gym/components/gym-profile-card';
+import { LocationsCourtsCard } from '@/features/gym/components/locations-courts-card';
+import { PendingReservationsCard } from '@/features/gym/components/pending-reservations-card';
 import { useUser } from '@/lib/auth';
 import { firstName } from '@/lib/names';
 
@@ -10,7 +14,12 @@ export default function GymDashboardRoute() {
   const user = useUser();
   return (
     <DashboardLayout title="Gym Dashboard" subtitle={`Welcome back, ${firstName(user.full_name)}!`}>
-      <div className="grid gap-6 lg:grid-cols-2">{/* gym profile, locations, reservations cards */}</div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <PendingReservationsCard className="lg:col-span-2" />
+        <GymProfileCard />
+        <LocationsCourtsCard />
+        <CourtAvailabilityCard className="lg:col-span-2" />
+      </div>
     </DashboardLayout>
   );
 }

@@ -1,0 +1,19 @@
+import { mutate } from 'swr';
+import { api } from '@/lib/api-client';
+import { COURT_AVAILABILITY_KEY } from './get-court-availability';
+import type { CourtAvailability } from './types';
+
+export interface CourtAvailabilityInput {
+  court_id: string;
+  /** YYYY-MM-DD */
+  date: string;
+  start_time: string;
+  end_time: string;
+}
+
+/** POST /api/gym/court-availability, then refresh the gym's availability. */
+export async function createCourtAvailability(input: CourtAvailabilityInput) {
+  const created = await api.post<CourtAvailability>(COURT_AVAILABILITY_KEY, input);
+  await mutate(COURT_AVAILABILITY_KEY);
+  return created;
+}

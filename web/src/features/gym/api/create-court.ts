@@ -1,0 +1,16 @@
+import { mutate } from 'swr';
+import { api } from '@/lib/api-client';
+import { courtsKey } from './get-courts';
+import type { Court, CourtType } from './types';
+
+export interface CourtInput {
+  court_name: string;
+  court_type: CourtType;
+}
+
+/** POST /api/gym/locations/{location_id}/courts, then refresh that location's courts. */
+export async function createCourt(locationId: string, input: CourtInput) {
+  const created = await api.post<Court>(courtsKey(locationId), input);
+  await mutate(courtsKey(locationId));
+  return created;
+}

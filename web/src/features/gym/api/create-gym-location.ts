@@ -1,0 +1,27 @@
+import { mutate } from 'swr';
+import { api } from '@/lib/api-client';
+import { GYM_LOCATIONS_KEY } from './get-gym-locations';
+import type { GymLocation } from './types';
+
+export interface GymLocationInput {
+  name: string;
+  address: string;
+  city: string;
+  state: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** An optional coordinate as typed: empty (or not a number) becomes null (SPEC §5). */
+export function toCoordinate(text: string): number | null {
+  if (!text.trim()) return null;
+  const value = Number.parseFloat(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** POST /api/gym/locations, then refresh the gym's locations. */
+export async function createGymLocation(input: GymLocationInput) {
+  const created = await api.post<GymLocation>(GYM_LOCATIONS_KEY, input);
+  await mutate(GYM_LOCATIONS_KEY);
+  return created;
+}

@@ -1,0 +1,18 @@
+/** Words for courts and court time, shared by the gym's and the coach's cards. */
+import type { CourtType } from '../api/types';
+
+const COURT_TYPE_LABEL: Record<CourtType, string> = {
+  basketball: 'Basketball',
+  volleyball: 'Volleyball',
+  'multi-purpose': 'Multi-purpose',
+};
+
+export const courtTypeLabel = (type: string) => COURT_TYPE_LABEL[type as CourtType] ?? type;
+
+/** "09:00 - 10:30" */
+export const timeRange = (item: { start_time: string; end_time: string }) =>
+  `${item.start_time} - ${item.end_time}`;
+
+/** Orders court time by date, then start. */
+export const byDateAndTime = <T extends { date: string; start_time: string }>(a: T, b: T) =>
+  a.date.localeCompare(b.date) || a.start_time.localeCompare(b.start_time);

@@ -1,4 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { ActivityCard } from '@/features/admin/components/activity-card';
+import { StatsCards } from '@/features/admin/components/stats-cards';
+import { UserManagementCard } from '@/features/admin/components/user-management-card';
 
 /**
  * "/admin/dashboard": the title "Admin Dashboard", then the statistics and user management cards
@@ -7,7 +10,11 @@ import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 export default function AdminDashboardRoute() {
   return (
     <DashboardLayout title="Admin Dashboard" subtitle="Platform statistics and user management.">
-      <div className="grid gap-6">{/* stats and user management cards */}</div>
+      <div className="grid gap-6">
+        <StatsCards />
+        <ActivityCard />
+        <UserManagementCard />
+      </div>
     </DashboardLayout>
   );
 }

@@ -1,0 +1,29 @@
+import { api } from '@/lib/api-client';
+import { refreshUsersAndStats } from './refresh';
+import type { Role, User } from './types';
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  full_name: string;
+  phone: string | null;
+  role: Role;
+}
+
+export const MIN_PASSWORD_LENGTH = 6;
+
+/** SPEC §5 "Admin create user": the message to show, or null when the input may be sent. */
+export function createUserProblem(input: CreateUserInput): string | null {
+  if (!input.email.trim() || !input.password || !input.full_name.trim()) {
+    return 'Email, password, and full name are required';
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH) return 'Password must be at least 6 characters';
+  return null;
+}
+
+/** POST /api/admin/users. */
+export async function createUser(input: CreateUserInput) {
+  const created = await api.post<User>('/admin/users', input);
+  await refreshUsersAndStats();
+  return created;
+}

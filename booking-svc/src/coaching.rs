@@ -22,20 +22,19 @@ use crate::{
     error::Error,
 };
 
-/// How long booking waits for coaching-svc before telling the client to try again.
-const DEADLINE: Duration = Duration::from_secs(2);
-
 const UNAVAILABLE: &str = "the coaching service is unavailable; please try again shortly";
 
 /// A cheap-to-clone client of coaching-svc.
 #[derive(Clone)]
 pub struct Coaching {
     channel: Channel,
+    /// How long booking waits for coaching-svc before telling the client to try again.
+    deadline: Duration,
 }
 
 impl Coaching {
-    /// A client for `url` that connects on first use.
-    pub fn connect_lazy(url: &str) -> anyhow::Result<Self> {
+    /// A client for `url` that connects on first use; each call waits at most `deadline`.
+    pub fn connect_lazy(url: &str, deadline: Duration) -> anyhow::Result<Self> {
         let channel = Endpoint::from_shared(url.to_owned())
             .with_context(|| format!("COACHING_URL {url:?} is not a valid URL"))?
             .connect_timeout(Duration::from_millis(500))
@@ -43,7 +42,7 @@ impl Coaching {
             .http2_keep_alive_interval(Duration::from_secs(30))
             .keep_alive_while_idle(true)
             .connect_lazy();
-        Ok(Self { channel })
+        Ok(Self { channel, deadline })
     }
 
     /// The slot, as the caller (whose `authorization` is forwarded) may see it.
@@ -55,7 +54,7 @@ impl Coaching {
         let mut request = Request::new(GetSlotRequest {
             slot_id: slot_id.to_string(),
         });
-        request.set_timeout(DEADLINE);
+        request.set_timeout(self.deadline);
         if let Some(value) = authorization {
             request.metadata_mut().insert("authorization", value);
         }

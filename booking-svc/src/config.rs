@@ -1,6 +1,6 @@
 //! booking-svc's configuration, read once from the environment.
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, time::Duration};
 
 use proto::config::{ConfigError, Env};
 
@@ -18,6 +18,8 @@ pub struct Config {
     pub redis_namespace: String,
     /// coaching-svc's gRPC URL (default http://127.0.0.1:50052).
     pub coaching_url: String,
+    /// The deadline of each call to coaching-svc (`COACHING_TIMEOUT_MS`, default 2000).
+    pub coaching_timeout: Duration,
 }
 
 impl Config {
@@ -31,6 +33,7 @@ impl Config {
             redis_url: env.or("REDIS_URL", "redis://127.0.0.1:6379"),
             redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
             coaching_url: env.or("COACHING_URL", "http://127.0.0.1:50052"),
+            coaching_timeout: Duration::from_millis(env.parsed("COACHING_TIMEOUT_MS", 2000)),
         };
         env.finish()?;
         Ok(config)

@@ -51,7 +51,7 @@ pub struct Server {
 /// both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
-    let coaching = coaching::Coaching::connect_lazy(&config.coaching_url)?;
+    let coaching = coaching::Coaching::connect_lazy(&config.coaching_url, config.coaching_timeout)?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     let db = connect(&config.database_url).await?;
     sqlx::migrate!()

@@ -1,0 +1,419 @@
+//! Starts coaching-svc and booking-svc against a fresh database and offers typed helpers; the
+//! tests keep their assertions in view.
+
+use std::{net::SocketAddr, time::Duration};
+
+use chrono::{Datelike, NaiveDate, Utc, Weekday};
+use proto::{
+    auth::{Role, TokenSigner},
+    booking::v1::{self as pb, booking_client::BookingClient},
+    coaching::v1::{self as cpb, coaching_client::CoachingClient},
+};
+use sqlx::{Connection, Executor, PgConnection, PgPool};
+use tokio::sync::oneshot;
+use tonic::{Code, Request, Status, transport::Channel};
+use uuid::Uuid;
+
+/// A signed-in user of the tests.
+#[derive(Clone, Debug)]
+pub struct User {
+    pub id: Uuid,
+    pub token: String,
+}
+
+/// A running booking-svc (and, usually, coaching-svc). Dropping it stops both.
+pub struct TestApp {
+    pub booking: BookingClient<Channel>,
+    pub coaching: CoachingClient<Channel>,
+    /// booking's own database, for arranging what the API cannot (old bookings) and for checking
+    /// rows the API does not show.
+    pub db: PgPool,
+    pub redis_namespace: String,
+    pub ops_port: u16,
+    signer: TokenSigner,
+    stops: Vec<oneshot::Sender<()>>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        for stop in self.stops.drain(..) {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn any_port() -> SocketAddr {
+    ([127, 0, 0, 1], 0).into()
+}
+
+/// A fresh, empty database for one test.
+async fn fresh_database() -> String {
+    let name = format!("t_booking_{}", Uuid::new_v4().simple());
+    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
+        .await
+        .expect("PostgreSQL is up at 127.0.0.1:5432");
+    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
+        .await
+        .expect("create the test database");
+    format!("postgres://postgres@127.0.0.1:5432/{name}")
+}
+
+fn run<F>(stops: &mut Vec<oneshot::Sender<()>>, serve: impl FnOnce(oneshot::Receiver<()>) -> F)
+where
+    F: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let (tx, rx) = oneshot::channel();
+    stops.push(tx);
+    let serving = serve(rx);
+    tokio::spawn(async move {
+        if let Err(e) = serving.await {
+            eprintln!("a test server stopped: {e:#}");
+        }
+    });
+}
+
+async fn stopped(rx: oneshot::Receiver<()>) {
+    let _ = rx.await;
+}
+
+async fn channel(port: u16) -> Channel {
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..200 {
+        if let Ok(channel) = Channel::from_shared(url.clone()).unwrap().connect().await {
+            let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+            let check = tonic_health::pb::HealthCheckRequest {
+                service: String::new(),
+            };
+            if health.check(check).await.is_ok() {
+                return channel;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the server on port {port} did not become healthy");
+}
+
+impl TestApp {
+    /// coaching-svc and booking-svc on one fresh database.
+    pub async fn spawn() -> TestApp {
+        Self::start(true).await
+    }
+
+    /// booking-svc alone, its COACHING_URL pointing at a port nobody listens on.
+    pub async fn spawn_without_coaching() -> TestApp {
+        Self::start(false).await
+    }
+
+    async fn start(with_coaching: bool) -> TestApp {
+        let database_url = fresh_database().await;
+        let redis_namespace = format!("t-booking-{}", Uuid::new_v4().simple());
+        let redis_url = "redis://127.0.0.1:6379".to_owned();
+        let (private, public) = proto::auth::generate_keypair();
+        let mut stops = Vec::new();
+
+        let coaching_url = if with_coaching {
+            let coaching = coaching_svc::build(coaching_svc::Config {
+                database_url: database_url.clone(),
+                listen_addr: any_port(),
+                ops_addr: any_port(),
+                jwt_public_key: public.clone(),
+                redis_url: redis_url.clone(),
+                redis_namespace: redis_namespace.clone(),
+            })
+            .await
+            .expect("coaching-svc builds");
+            let url = format!("http://127.0.0.1:{}", coaching.port());
+            run(&mut stops, |rx| coaching.run_until(stopped(rx)));
+            url
+        } else {
+            // Bound and dropped at once: nothing listens there.
+            let closed = std::net::TcpListener::bind(any_port())
+                .unwrap()
+                .local_addr()
+                .unwrap();
+            format!("http://{closed}")
+        };
+
+        let booking = booking_svc::build(booking_svc::Config {
+            database_url: database_url.clone(),
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            jwt_public_key: public,
+            redis_url,
+            redis_namespace: redis_namespace.clone(),
+            coaching_url: coaching_url.clone(),
+            // Generous: the machines tests run on are shared and busy; the deadline itself is
+            // not what these tests are about.
+            coaching_timeout: Duration::from_secs(15),
+        })
+        .await
+        .expect("booking-svc builds");
+        let (booking_port, ops_port) = (booking.port(), booking.ops_port());
+        run(&mut stops, |rx| booking.run_until(stopped(rx)));
+
+        let booking = BookingClient::new(channel(booking_port).await);
+        let coaching = if with_coaching {
+            CoachingClient::new(channel(coaching_url.rsplit(':').next().unwrap().parse().unwrap()).await)
+        } else {
+            CoachingClient::new(Channel::from_shared(coaching_url).unwrap().connect_lazy())
+        };
+        TestApp {
+            booking,
+            coaching,
+            db: PgPool::connect(&database_url)
+                .await
+                .expect("connect to the test database"),
+            redis_namespace,
+            ops_port,
+            signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
+            stops,
+        }
+    }
+
+    /// A new user with `role` and a valid token.
+    pub fn user(&self, role: Role) -> User {
+        let id = Uuid::new_v4();
+        let (token, _) = self.signer.issue(id, role, 0).unwrap();
+        User { id, token }
+    }
+
+    pub fn client(&self) -> User {
+        self.user(Role::Client)
+    }
+
+    pub fn coach(&self) -> User {
+        self.user(Role::Coach)
+    }
+
+    pub fn admin(&self) -> User {
+        self.user(Role::Admin)
+    }
+
+    // --- coaching-svc: arranging slots as a coach would ---
+
+    /// A slot of `coach`, created through coaching-svc; returns its id.
+    pub async fn slot(&self, coach: &User, slot: cpb::CreateSlotRequest) -> String {
+        self.coaching
+            .clone()
+            .create_slot(as_user(coach, slot))
+            .await
+            .expect("coaching-svc creates the slot")
+            .into_inner()
+            .slot
+            .unwrap()
+            .slot_id
+    }
+
+    /// Every `day` from `start` to `end` (`HH:MM`), at no location.
+    pub async fn weekly_slot(&self, coach: &User, day: &str, start: &str, end: &str) -> String {
+        self.slot(coach, weekly(day, start, end, None)).await
+    }
+
+    /// Once on `date`, from `start` to `end`.
+    pub async fn one_time_slot(&self, coach: &User, date: NaiveDate, start: &str, end: &str) -> String {
+        self.slot(
+            coach,
+            cpb::CreateSlotRequest {
+                slot_type: "one-time".into(),
+                day_of_week: None,
+                specific_date: Some(date.to_string()),
+                start_time: start.into(),
+                end_time: end.into(),
+                location_id: None,
+            },
+        )
+        .await
+    }
+
+    /// A location of `coach` named `name`; returns its id.
+    pub async fn location(&self, coach: &User, name: &str) -> String {
+        self.coaching
+            .clone()
+            .create_location(as_user(
+                coach,
+                cpb::CreateLocationRequest {
+                    name: name.into(),
+                    address: "100 Congress Ave".into(),
+                    court_number: "2".into(),
+                    city: "Austin".into(),
+                    state: "TX".into(),
+                    latitude: None,
+                    longitude: None,
+                },
+            ))
+            .await
+            .expect("coaching-svc creates the location")
+            .into_inner()
+            .location
+            .unwrap()
+            .location_id
+    }
+
+    pub async fn delete_slot(&self, coach: &User, slot_id: &str) {
+        self.coaching
+            .clone()
+            .delete_slot(as_user(
+                coach,
+                cpb::DeleteSlotRequest {
+                    slot_id: slot_id.into(),
+                },
+            ))
+            .await
+            .expect("coaching-svc deletes the slot");
+    }
+
+    // --- booking-svc: the API under test ---
+
+    pub async fn book(
+        &self,
+        client: &User,
+        coach_id: Uuid,
+        slot_id: &str,
+        date: NaiveDate,
+    ) -> Result<pb::BookingRecord, Status> {
+        self.book_raw(client, &coach_id.to_string(), slot_id, &date.to_string())
+            .await
+    }
+
+    /// CreateBooking with the fields exactly as given.
+    pub async fn book_raw(
+        &self,
+        client: &User,
+        coach_id: &str,
+        slot_id: &str,
+        booking_date: &str,
+    ) -> Result<pb::BookingRecord, Status> {
+        let request = pb::CreateBookingRequest {
+            coach_id: coach_id.into(),
+            slot_id: slot_id.into(),
+            booking_date: booking_date.into(),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .create_booking(as_user(client, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn list(&self, user: &User) -> Result<Vec<pb::BookingRecord>, Status> {
+        Ok(self
+            .booking
+            .clone()
+            .list_bookings(as_user(user, pb::ListBookingsRequest {}))
+            .await?
+            .into_inner()
+            .bookings)
+    }
+
+    pub async fn approve(&self, coach: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
+        let request = pb::ApproveBookingRequest {
+            booking_id: booking_id.into(),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .approve_booking(as_user(coach, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn deny(&self, coach: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
+        let request = pb::DenyBookingRequest {
+            booking_id: booking_id.into(),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .deny_booking(as_user(coach, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn cancel(&self, client: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
+        let request = pb::CancelBookingRequest {
+            booking_id: booking_id.into(),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .cancel_booking(as_user(client, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn count(
+        &self,
+        user: &User,
+        user_id: Option<Uuid>,
+    ) -> Result<pb::CountBookingsResponse, Status> {
+        let request = pb::CountBookingsRequest {
+            user_id: user_id.map(|id| id.to_string()),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .count_bookings(as_user(user, request))
+            .await?
+            .into_inner())
+    }
+
+    /// The stored status of a booking, read from the database (what another party's refused
+    /// attempt must not have changed).
+    pub async fn status_of(&self, booking_id: &str) -> String {
+        sqlx::query_scalar::<_, String>("select status from booking.booking where booking_id = $1::uuid")
+            .bind(booking_id)
+            .fetch_one(&self.db)
+            .await
+            .unwrap()
+    }
+}
+
+/// A request carrying `user`'s bearer token.
+pub fn as_user<T>(user: &User, message: T) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {}", user.token).parse().unwrap());
+    request
+}
+
+pub fn weekly(day: &str, start: &str, end: &str, location_id: Option<String>) -> cpb::CreateSlotRequest {
+    cpb::CreateSlotRequest {
+        slot_type: "recurring".into(),
+        day_of_week: Some(day.into()),
+        specific_date: None,
+        start_time: start.into(),
+        end_time: end.into(),
+        location_id,
+    }
+}
+
+/// The first `day` at least two days from now (UTC): never in the past, wherever the test runs.
+pub fn next(day: Weekday) -> NaiveDate {
+    let mut date = Utc::now().date_naive() + chrono::Days::new(2);
+    while date.weekday() != day {
+        date = date.succ_opt().unwrap();
+    }
+    date
+}
+
+/// Asserts a gRPC error's code, and returns its message for further checks.
+#[track_caller]
+pub fn expect_code<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) -> String {
+    match result {
+        Err(status) => {
+            assert_eq!(status.code(), code, "unexpected status: {status:?}");
+            status.message().to_owned()
+        }
+        Ok(value) => panic!("expected {code:?}, got {value:?}"),
+    }
+}

@@ -1,0 +1,81 @@
+//! ListBookings: a client sees their own bookings, a coach the bookings with them, by date and
+//! time; nobody else has a list.
+
+use chrono::{Days, Weekday};
+use proto::auth::Role;
+use tonic::Code;
+
+use crate::helpers::{TestApp, expect_code, next};
+
+#[tokio::test]
+async fn a_client_sees_only_their_own_bookings_by_date_then_time() {
+    let app = TestApp::spawn().await;
+    let (coach, other_coach, client) = (app.coach(), app.coach(), app.client());
+    let late = app.weekly_slot(&coach, "Monday", "15:00", "16:00").await;
+    let early = app.weekly_slot(&other_coach, "Monday", "08:00", "09:00").await;
+    let monday = next(Weekday::Mon);
+    let week_after = monday + Days::new(7);
+    // Booked out of order on purpose.
+    app.book(&client, coach.id, &late, week_after).await.unwrap();
+    app.book(&client, coach.id, &late, monday).await.unwrap();
+    app.book(&client, other_coach.id, &early, monday).await.unwrap();
+    app.book(&app.client(), other_coach.id, &early, week_after)
+        .await
+        .unwrap();
+
+    let bookings = app.list(&client).await.unwrap();
+
+    let seen: Vec<_> = bookings
+        .iter()
+        .map(|b| (b.booking_date.clone(), b.start_time.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (monday.to_string(), "08:00".to_owned()),
+            (monday.to_string(), "15:00".to_owned()),
+            (week_after.to_string(), "15:00".to_owned()),
+        ]
+    );
+    assert!(bookings.iter().all(|b| b.client_id == client.id.to_string()));
+}
+
+#[tokio::test]
+async fn a_coach_sees_the_bookings_with_them() {
+    let app = TestApp::spawn().await;
+    let (coach, other_coach) = (app.coach(), app.coach());
+    let slot = app.weekly_slot(&coach, "Monday", "15:00", "16:00").await;
+    let other_slot = app.weekly_slot(&other_coach, "Monday", "15:00", "16:00").await;
+    let monday = next(Weekday::Mon);
+    let (ann, bob) = (app.client(), app.client());
+    app.book(&ann, coach.id, &slot, monday + Days::new(7))
+        .await
+        .unwrap();
+    app.book(&bob, coach.id, &slot, monday).await.unwrap();
+    app.book(&app.client(), other_coach.id, &other_slot, monday)
+        .await
+        .unwrap();
+
+    let bookings = app.list(&coach).await.unwrap();
+
+    let clients: Vec<_> = bookings.iter().map(|b| b.client_id.clone()).collect();
+    assert_eq!(clients, [bob.id.to_string(), ann.id.to_string()]);
+}
+
+#[tokio::test]
+async fn a_new_user_has_no_bookings() {
+    let app = TestApp::spawn().await;
+
+    let bookings = app.list(&app.client()).await.unwrap();
+
+    assert!(bookings.is_empty());
+}
+
+#[tokio::test]
+async fn gyms_and_admins_have_no_bookings_list() {
+    let app = TestApp::spawn().await;
+
+    for role in [Role::Gym, Role::Admin] {
+        expect_code(app.list(&app.user(role)).await, Code::PermissionDenied);
+    }
+}

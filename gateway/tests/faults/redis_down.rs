@@ -1,0 +1,95 @@
+//! Redis down from the start, for every process: sign-in and booking keep working (rate limits
+//! fail open; the revocation check asks identity-svc), and logging out still ends the session.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::mesh::{self, Backing, Upstreams, wednesday};
+
+/// Every Redis operation gives up after 150 ms; nothing here may wait on Redis for long.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged_out_token_stops_working() {
+    // Arrange: the mesh with Redis on a port nobody listens on.
+    let backing = Backing::new(mesh::DEAD_REDIS_URL).await;
+    let identity = mesh::identity(&backing).await;
+    let coaching = mesh::coaching(&backing).await;
+    let booking = mesh::booking(&backing, mesh::any_port(), &coaching.url()).await;
+    let gateway = mesh::gateway(mesh::gateway_config(
+        &backing,
+        Upstreams {
+            identity: identity.url(),
+            coaching: coaching.url(),
+            booking: booking.url(),
+            ..Upstreams::none()
+        },
+    ))
+    .await;
+    let (coach, slot_id) = gateway.coach_with_slot().await;
+    let email = format!("redis-down-{}@faults.test", uuid::Uuid::new_v4().simple());
+
+    // Act and assert, step by step: each is a thing a person does.
+    let registered = gateway
+        .post(
+            "/auth/register",
+            None,
+            json!({"email": email, "password": "password1", "full_name": "Rita Redisless", "role": "client"}),
+        )
+        .await;
+    assert_eq!(
+        registered.status,
+        StatusCode::CREATED,
+        "register: {}",
+        registered.body
+    );
+
+    let login = gateway
+        .post(
+            "/auth/login",
+            None,
+            json!({"email": email, "password": "password1"}),
+        )
+        .await;
+    assert_eq!(login.status, StatusCode::OK, "login: {}", login.body);
+    let token = login.body["token"].as_str().expect("a token").to_owned();
+
+    let me = gateway.get("/auth/me", Some(&token)).await;
+    assert_eq!(me.status, StatusCode::OK, "me: {}", me.body);
+    assert_eq!(me.body["email"], email.as_str());
+
+    let booked = gateway
+        .post(
+            "/bookings",
+            Some(&token),
+            json!({"coach_id": coach.id, "slot_id": slot_id, "booking_date": wednesday(0)}),
+        )
+        .await;
+    assert_eq!(booked.status, StatusCode::CREATED, "book: {}", booked.body);
+
+    let logout = gateway
+        .call(reqwest::Method::POST, "/auth/logout", Some(&token), None)
+        .await;
+    assert_eq!(logout.status, StatusCode::NO_CONTENT, "logout: {}", logout.body);
+
+    let after = gateway.get("/auth/me", Some(&token)).await;
+    assert_eq!(
+        after.status,
+        StatusCode::UNAUTHORIZED,
+        "the logged-out token is refused: {}",
+        after.body
+    );
+
+    for (step, reply) in [
+        ("register", &registered),
+        ("login", &login),
+        ("me", &me),
+        ("book", &booked),
+        ("logout", &logout),
+        ("me after logout", &after),
+    ] {
+        assert!(reply.took <= ANSWER_WITHIN, "{step} took {:?}", reply.took);
+    }
+}

@@ -563,30 +563,30 @@ fail_with_log() { # fail_with_log NAME MESSAGE
 }
 
 # wait_ready: every process's ops /readyz, the gateway's /readyz, then nginx serving the app and
-# proxying /api. Fails fast when a process exits, naming it and showing its log.
+# proxying /api. Fails fast when a process exits, naming it and showing its log; on a timeout it
+# names the first process (services first, nginx last) that is still not ready.
 wait_ready() {
-  local deadline=$((SECONDS + READY_TIMEOUT)) name pending
-  local -A url=()
+  local deadline=$((SECONDS + READY_TIMEOUT)) i
+  local procs=() urls=() ready=() name
   for name in "${PROCESSES[@]}"; do
-    url[$name]="http://$BIND_HOST:$(ops_port_of "$name")/readyz"
+    procs+=("$name") urls+=("http://$BIND_HOST:$(ops_port_of "$name")/readyz")
   done
-  url[gateway@listen]="http://$BIND_HOST:$GATEWAY_PORT/readyz"
-  url[nginx]="$BASE_URL/"
+  procs+=(gateway nginx) urls+=("http://$BIND_HOST:$GATEWAY_PORT/readyz" "$BASE_URL/")
   while :; do
-    pending=()
-    for name in "${!url[@]}"; do
-      local proc="${name%@*}"
-      pid_of "$proc" >/dev/null || fail_with_log "$proc" "$proc exited before it was ready"
-      if http_ok "${url[$name]}"; then
-        unset "url[$name]"
+    local pending=()
+    for i in "${!procs[@]}"; do
+      [[ -n "${ready[$i]:-}" ]] && continue
+      pid_of "${procs[$i]}" >/dev/null || fail_with_log "${procs[$i]}" "${procs[$i]} exited before it was ready"
+      if http_ok "${urls[$i]}"; then
+        ready[i]=1
       else
-        pending+=("$proc (${url[$name]})")
+        pending+=("$i")
       fi
     done
     ((${#pending[@]})) || break
     if ((SECONDS >= deadline)); then
-      local first="${pending[0]%% *}"
-      fail_with_log "$first" "not ready after ${READY_TIMEOUT}s: ${pending[*]}"
+      local first="${pending[0]}"
+      fail_with_log "${procs[$first]}" "${procs[$first]} not ready after ${READY_TIMEOUT}s (${urls[$first]} does not answer 2xx)"
     fi
     sleep 0.25
   done

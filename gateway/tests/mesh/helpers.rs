@@ -93,14 +93,54 @@ impl Mesh {
         let identity_url = format!("http://127.0.0.1:{}", identity.port());
         spawn(&mut stops, |rx| identity.run_until(stopped(rx)));
 
+        let coaching = coaching_svc::build(coaching_svc::Config {
+            database_url: database_url.clone(),
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            jwt_public_key: public.clone(),
+            redis_url: redis_url.clone(),
+            redis_namespace: redis_namespace.clone(),
+        })
+        .await
+        .expect("coaching-svc builds");
+        let coaching_url = format!("http://127.0.0.1:{}", coaching.port());
+        spawn(&mut stops, |rx| coaching.run_until(stopped(rx)));
+
+        let booking = booking_svc::build(booking_svc::Config {
+            database_url: database_url.clone(),
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            jwt_public_key: public.clone(),
+            redis_url: redis_url.clone(),
+            redis_namespace: redis_namespace.clone(),
+            coaching_url: coaching_url.clone(),
+        })
+        .await
+        .expect("booking-svc builds");
+        let booking_url = format!("http://127.0.0.1:{}", booking.port());
+        spawn(&mut stops, |rx| booking.run_until(stopped(rx)));
+
+        let gym = gym_svc::build(gym_svc::Config {
+            database_url: database_url.clone(),
+            listen_addr: any_port(),
+            ops_addr: any_port(),
+            jwt_public_key: public.clone(),
+            redis_url: redis_url.clone(),
+            redis_namespace: redis_namespace.clone(),
+        })
+        .await
+        .expect("gym-svc builds");
+        let gym_url = format!("http://127.0.0.1:{}", gym.port());
+        spawn(&mut stops, |rx| gym.run_until(stopped(rx)));
+
         let upload_dir = std::env::temp_dir().join(format!("courtside-uploads-{}", Uuid::new_v4().simple()));
         let gateway = gateway::build(gateway::Config {
             listen_addr: any_port(),
             ops_addr: any_port(),
             identity_url,
-            coaching_url: "http://127.0.0.1:1".into(),
-            booking_url: "http://127.0.0.1:1".into(),
-            gym_url: "http://127.0.0.1:1".into(),
+            coaching_url,
+            booking_url,
+            gym_url,
             jwt_public_key: public.clone(),
             redis_url,
             redis_namespace: redis_namespace.clone(),

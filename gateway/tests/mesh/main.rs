@@ -4,3 +4,6 @@
 mod helpers;
 
 mod auth;
+mod booking;
+mod coaching;
+mod gym;

@@ -106,6 +106,7 @@ fn violation(error: &sqlx::Error) -> Option<(String, String)> {
     Some((e.code().to_owned(), e.constraint()?.to_owned()))
 }
 
+/// The coach's profile, if they have one.
 pub async fn profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<ProfileRow>, Error> {
     Ok(sqlx::query_as::<_, ProfileRow>(concat!(
         "select ",
@@ -117,6 +118,7 @@ pub async fn profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<P
     .await?)
 }
 
+/// Creates the coach's profile; a second one is a conflict.
 pub async fn insert_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
@@ -175,6 +177,7 @@ pub async fn locations(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Vec<Lo
     .await?)
 }
 
+/// How many locations the coach has.
 pub async fn count_locations(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<i64, Error> {
     Ok(
         sqlx::query_scalar::<_, i64>("select count(*) from coaching.location where coach_id = $1")
@@ -393,6 +396,7 @@ pub async fn record_event(db: impl PgExecutor<'_>, event_id: Uuid) -> Result<boo
     Ok(result.rows_affected() == 1)
 }
 
+/// Deletes every slot of the coach.
 pub async fn delete_slots_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
     Ok(sqlx::query("delete from coaching.slot where coach_id = $1")
         .bind(coach_id)
@@ -401,6 +405,7 @@ pub async fn delete_slots_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<
         .rows_affected())
 }
 
+/// Deletes every location of the coach (after their slots, which refer to them).
 pub async fn delete_locations_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
     Ok(sqlx::query("delete from coaching.location where coach_id = $1")
         .bind(coach_id)
@@ -409,6 +414,7 @@ pub async fn delete_locations_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Res
         .rows_affected())
 }
 
+/// Deletes the coach's profile.
 pub async fn delete_profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
     Ok(
         sqlx::query("delete from coaching.coach_profile where coach_id = $1")

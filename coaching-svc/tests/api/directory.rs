@@ -98,7 +98,7 @@ async fn the_directory_version_changes_with_any_listing_and_only_then() {
 }
 
 #[tokio::test]
-async fn a_directory_of_1000_coaches_comes_back_whole_with_their_locations() {
+async fn a_directory_of_1000_coaches_comes_back_whole_with_their_locations_from_one_statement() {
     let app = TestApp::start().await;
     sqlx::query(
         "insert into coaching.coach_profile (coach_id, bio, specialties, hourly_rate, years_experience)
@@ -123,8 +123,14 @@ async fn a_directory_of_1000_coaches_comes_back_whole_with_their_locations() {
         .into_iter()
         .collect();
 
+    let statements_before = app.statements_run();
     let coaches = app.directory().await.coaches;
 
+    assert_eq!(
+        app.statements_run() - statements_before,
+        1,
+        "the directory is one statement"
+    );
     let listed: HashSet<Uuid> = coaches.iter().map(|c| c.coach_id.parse().unwrap()).collect();
     assert_eq!(coaches.len(), 1000);
     assert_eq!(listed, seeded);

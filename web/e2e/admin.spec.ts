@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { uniqueEmail, uniqueTag, type Session, type User } from './support/api';
+import { signIn } from './support/session';
+
+/**
+ * The admin's journey through the browser: create a user, find them by search and role filter,
+ * edit them (and be told when nothing changed), delete them; the counts follow.
+ *
+ * The admin's credentials: ADMIN_EMAIL and ADMIN_PASSWORD, else the mesh.env that deploy/up.sh
+ * wrote for the mesh at BASE_URL (deploy/.state or deploy/.state/e2e).
+ */
+function adminCredentials(baseURL: string): { email: string; password: string } | null {
+  if (process.env.ADMIN_EMAIL && process.env.ADMIN_PASSWORD) {
+    return { email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD };
+  }
+  const deploy = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'deploy');
+  for (const file of [join(deploy, '.state', 'mesh.env'), join(deploy, '.state', 'e2e', 'mesh.env')]) {
+    if (!existsSync(file)) continue;
+    const env = Object.fromEntries(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('='))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    if (env.BASE_URL?.replace(/\/$/, '') === baseURL.replace(/\/$/, '') && env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+      return { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD };
+    }
+  }
+  return null;
+}
+
+async function statValue(page: Page, label: string) {
+  const value = page.getByRole('group', { name: label }).getByTestId(/^stat-/);
+  await expect(value).toHaveText(/^\d[\d,]*$/);
+  return Number((await value.textContent())?.replace(/,/g, ''));
+}
+
+test.describe('an admin manages a user from creation to deletion', () => {
+  test('create, find, edit, no changes, delete; the counts follow', async ({ page, request, baseURL }) => {
+    const credentials = adminCredentials(baseURL ?? '');
+    test.skip(!credentials, 'no admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD');
+    const login = await request.post('/api/auth/login', { data: credentials });
+    expect(login.status(), await login.text()).toBe(200);
+    const admin = { ...((await login.json()) as { token: string; user: User }), password: credentials!.password } satisfies Session;
+
+    await signIn(page, admin);
+    await page.goto('/admin/dashboard');
+    await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    await expect(page.getByTestId('current-user-name')).toHaveText(admin.user.full_name);
+    const usersBefore = await statValue(page, 'Total Users');
+    const coachesBefore = await statValue(page, 'Coaches');
+    await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible();
+
+    // Create: the required fields are checked first.
+    const tag = uniqueTag();
+    const name = `Admin Made ${tag}`;
+    const email = uniqueEmail('admin-made');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New User' });
+    await expect(create.getByRole('combobox', { name: 'Role' })).toHaveText('Client');
+    await create.getByLabel('Email').fill(email);
+    await create.getByRole('button', { name: 'Create User' }).click();
+    await expect(page.getByText('Email, password, and full name are required')).toBeVisible();
+    await create.getByLabel('Full Name').fill(name);
+    await create.getByLabel('Password').fill('12345');
+    await create.getByRole('button', { name: 'Create User' }).click();
+    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await create.getByLabel('Password').fill('123456');
+    await create.getByLabel('Phone (optional)').fill('555-0142');
+    await create.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('option', { name: 'Coach' }).click();
+    await create.getByRole('button', { name: 'Create User' }).click();
+    await expect(page.getByText('User created successfully')).toBeVisible();
+    await expect(create).toBeHidden();
+    await expect.poll(() => statValue(page, 'Total Users')).toBe(usersBefore + 1);
+    await expect.poll(() => statValue(page, 'Coaches')).toBe(coachesBefore + 1);
+
+    // Find by search (any case) and by role filter.
+    const search = page.getByPlaceholder('Search by name, email, or ID...');
+    const table = page.getByRole('table', { name: 'Users' });
+    await search.fill(tag.toUpperCase());
+    await expect(page.getByText(/^Showing 1 of \d+ users$/)).toBeVisible();
+    const row = table.getByRole('row').filter({ hasText: email });
+    await expect(row).toContainText(name);
+    await expect(row).toContainText('555-0142');
+    await expect(row.getByTestId('role-badge')).toHaveText('coach');
+    await page.getByRole('button', { name: 'Client', exact: true }).click();
+    await expect(page.getByText('No users found')).toBeVisible();
+    await page.getByRole('button', { name: 'Coach', exact: true }).click();
+    await expect(row).toBeVisible();
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+
+    // Edit: nothing changed, then a new name and an emptied phone.
+    await row.getByRole('button', { name: `Edit ${name}` }).click();
+    const details = page.getByRole('dialog', { name: 'User Details' });
+    await expect(details).toContainText('Total Locations');
+    await details.getByRole('button', { name: 'Update User' }).click();
+    await expect(page.getByText('No changes to save')).toBeVisible();
+    await details.getByLabel('Full Name').fill(`${name} Renamed`);
+    await details.getByLabel('Phone (optional)').fill('');
+    await details.getByLabel('New Password (optional)').fill('abc');
+    await expect(details.getByText('Password must be at least 6 characters')).toBeVisible();
+    await details.getByLabel('New Password (optional)').fill('');
+    await details.getByRole('button', { name: 'Update User' }).click();
+    await expect(page.getByText('User updated successfully')).toBeVisible();
+    await expect(details).toBeHidden();
+    const renamed = table.getByRole('row').filter({ hasText: email });
+    await expect(renamed).toContainText(`${name} Renamed`);
+    await expect(renamed.getByRole('cell').nth(2)).toHaveText('-');
+
+    // Delete, after a look at who it is.
+    await renamed.getByRole('button', { name: `Delete ${name} Renamed` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+    await expect(confirm).toContainText(email);
+    await confirm.getByRole('button', { name: 'Delete User' }).click();
+    await expect(page.getByText('User deleted successfully')).toBeVisible();
+    await expect(page.getByText('No users found')).toBeVisible();
+    await expect.poll(() => statValue(page, 'Total Users')).toBe(usersBefore);
+    await expect.poll(() => statValue(page, 'Coaches')).toBe(coachesBefore);
+
+    // Admins have no delete button.
+    await search.fill(admin.user.email);
+    const adminRow = table.getByRole('row').filter({ hasText: admin.user.email });
+    await expect(adminRow.getByRole('button', { name: /^Edit/ })).toBeVisible();
+    await expect(adminRow.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+  });
+});

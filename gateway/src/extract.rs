@@ -1,19 +1,21 @@
 //! Extractors whose rejections are [`ApiError`]s with a `detail`: JSON bodies, query strings and
 //! the signed-in [`Session`].
 
-use std::sync::Arc;
+use std::{fmt, marker::PhantomData, sync::Arc};
 
 use axum::{
     extract::{FromRequest, FromRequestParts, Request, rejection::JsonRejection},
     http::{StatusCode, request::Parts},
 };
 use proto::auth::Caller;
-use serde::de::DeserializeOwned;
+use serde::de::{
+    Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor, value::MapAccessDeserializer,
+};
 
 use crate::error::ApiError;
 
-/// A JSON body. Malformed JSON and wrong types are 400, a wrong media type 415, a body over
-/// the limit 413.
+/// A JSON object body. Malformed JSON, any other JSON value and wrong types are 400, a wrong
+/// media type 415, a body over the limit 413.
 pub struct Json<T>(pub T);
 
 impl<S, T> FromRequest<S> for Json<T>
@@ -24,10 +26,35 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(Json(value)),
+        match axum::Json::<Object<T>>::from_request(req, state).await {
+            Ok(axum::Json(Object(value))) => Ok(Json(value)),
             Err(rejection) => Err(json_rejection(rejection)),
         }
+    }
+}
+
+/// Every body is a JSON object: serde would otherwise bind a struct from an array, field by
+/// position (`[]` as `{}`, `["x"]` as the first field). Streams straight into `T`, so duplicate
+/// and unknown-field rules of `T` still apply.
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectOnly<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOnly<T> {
+            type Value = T;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer.deserialize_map(ObjectOnly(PhantomData)).map(Object)
     }
 }
 
@@ -111,5 +138,36 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
         Ok(ClientIp(
             forwarded.or(peer).unwrap_or_else(|| "unknown".to_owned()),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::Object;
+
+    #[derive(Debug, Deserialize)]
+    struct Body {
+        #[serde(default)]
+        name: Option<String>,
+    }
+
+    fn parse(json: &str) -> Result<Option<String>, serde_json::Error> {
+        serde_json::from_str::<Object<Body>>(json).map(|Object(b)| b.name)
+    }
+
+    #[test]
+    fn only_an_object_binds_a_body() {
+        assert_eq!(parse(r#"{"name": "x"}"#).unwrap().as_deref(), Some("x"));
+        assert_eq!(parse("{}").unwrap(), None);
+        for other in ["[]", r#"["x"]"#, r#""x""#, "42", "null", "true"] {
+            assert!(parse(other).is_err(), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_duplicate_field_is_still_refused() {
+        assert!(parse(r#"{"name": "a", "name": "b"}"#).is_err());
     }
 }

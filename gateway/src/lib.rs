@@ -11,6 +11,7 @@ mod openapi;
 mod redis_store;
 pub mod routes;
 mod state;
+mod uploads;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 

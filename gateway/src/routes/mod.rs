@@ -8,6 +8,7 @@
 pub mod admin;
 pub mod auth;
 pub mod booking;
+pub mod client;
 pub mod coaching;
 pub mod gym;
 
@@ -89,6 +90,7 @@ pub fn table() -> Vec<Route> {
         booking::routes(),
         gym::routes(),
         admin::routes(),
+        client::routes(),
     ]
     .into_iter()
     .flatten()
@@ -198,7 +200,8 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
             .route_layer(middleware::from_fn_with_state(permits, shed));
         router = router.routes((schemas, paths, method_router));
     }
-    let (router, openapi) = router.with_state(state).split_for_parts();
+    let (router, mut openapi) = router.with_state(state).split_for_parts();
+    crate::openapi::finish(&mut openapi);
     (router, openapi)
 }
 

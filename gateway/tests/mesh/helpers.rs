@@ -15,9 +15,13 @@ pub const ADMIN_PASSWORD: &str = "admin-password";
 pub struct Mesh {
     pub base: String,
     pub http: reqwest::Client,
+    /// The test's own database, for tests that look behind the services.
+    #[allow(dead_code)]
     pub database_url: String,
     pub redis_namespace: String,
     pub keys: (String, String),
+    /// Where the gateway writes profile pictures.
+    pub upload_dir: std::path::PathBuf,
     stops: Vec<oneshot::Sender<()>>,
 }
 
@@ -59,15 +63,19 @@ where
     });
 }
 
-fn stopped(rx: oneshot::Receiver<()>) -> impl Future<Output = ()> + Send + 'static {
-    async move {
-        let _ = rx.await;
-    }
+async fn stopped(rx: oneshot::Receiver<()>) {
+    let _ = rx.await;
 }
 
 impl Mesh {
     /// Starts identity, coaching, booking and gym services and the gateway.
     pub async fn start() -> Mesh {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Starts the mesh with the gateway's configuration adjusted by `customise` (for example a
+    /// low rate limit).
+    pub async fn start_with(customise: impl FnOnce(&mut gateway::Config)) -> Mesh {
         let database_url = fresh_database().await;
         let redis_namespace = format!("mesh-{}", Uuid::new_v4().simple());
         let redis_url = "redis://127.0.0.1:6379".to_owned();
@@ -114,6 +122,7 @@ impl Mesh {
             redis_url: redis_url.clone(),
             redis_namespace: redis_namespace.clone(),
             coaching_url: coaching_url.clone(),
+            coaching_timeout: Duration::from_secs(2),
         })
         .await
         .expect("booking-svc builds");
@@ -134,7 +143,7 @@ impl Mesh {
         spawn(&mut stops, |rx| gym.run_until(stopped(rx)));
 
         let upload_dir = std::env::temp_dir().join(format!("courtside-uploads-{}", Uuid::new_v4().simple()));
-        let gateway = gateway::build(gateway::Config {
+        let mut config = gateway::Config {
             listen_addr: any_port(),
             ops_addr: any_port(),
             identity_url,
@@ -144,17 +153,18 @@ impl Mesh {
             jwt_public_key: public.clone(),
             redis_url,
             redis_namespace: redis_namespace.clone(),
-            upload_dir,
+            upload_dir: upload_dir.clone(),
             auth_rate_limit_per_minute: 100_000,
             auth_rate_limit_per_email_per_minute: 100_000,
             grpc_deadline: Duration::from_secs(3),
-        })
-        .await
-        .expect("gateway builds");
+        };
+        customise(&mut config);
+        let gateway = gateway::build(config).await.expect("gateway builds");
         let base = format!("http://127.0.0.1:{}/api", gateway.port());
         spawn(&mut stops, |rx| gateway.run_until(stopped(rx)));
 
         let mesh = Mesh {
+            upload_dir,
             base,
             http: reqwest::Client::new(),
             database_url,
@@ -241,5 +251,74 @@ impl Mesh {
             .await;
         assert_eq!(status, StatusCode::OK, "admin login: {body}");
         body["token"].as_str().expect("a token").to_owned()
+    }
+}
+
+/// What a raw request answered: status, headers and the body as JSON (Null when not JSON).
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Mesh {
+    /// Sends `body` as is, with `content_type` when given: for bodies `call` cannot build.
+    pub async fn raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        content_type: Option<&str>,
+        body: impl Into<reqwest::Body>,
+    ) -> Answer {
+        let mut request = self.http.request(method, self.url(path)).body(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(content_type) = content_type {
+            request = request.header(reqwest::header::CONTENT_TYPE, content_type);
+        }
+        let response = request.send().await.expect("the gateway answers");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap_or_default();
+        Answer {
+            status,
+            headers,
+            body: serde_json::from_str(&text).unwrap_or(Value::Null),
+        }
+    }
+
+    /// Signs in with email and password; returns the status and the body.
+    pub async fn sign_in(&self, email: &str, password: &str) -> (StatusCode, Value) {
+        self.post("/auth/login", None, json!({"email": email, "password": password}))
+            .await
+    }
+
+    /// Uploads `bytes` as the multipart field `field`, declaring `file_name` and `mime`.
+    pub async fn upload_picture(
+        &self,
+        token: &str,
+        field: &str,
+        bytes: Vec<u8>,
+        file_name: &str,
+        mime: &str,
+    ) -> (StatusCode, Value) {
+        let part = reqwest::multipart::Part::bytes(bytes)
+            .file_name(file_name.to_owned())
+            .mime_str(mime)
+            .expect("a valid mime type");
+        let form = reqwest::multipart::Form::new().part(field.to_owned(), part);
+        let response = self
+            .http
+            .post(self.url("/client/upload-profile-picture"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .expect("the gateway answers");
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
     }
 }

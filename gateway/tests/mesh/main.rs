@@ -3,7 +3,11 @@
 
 mod helpers;
 
+mod admin;
 mod auth;
 mod booking;
+mod client;
 mod coaching;
 mod gym;
+mod hostile;
+mod matrix;

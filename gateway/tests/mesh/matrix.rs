@@ -1,0 +1,194 @@
+//! The authorization matrix, generated from the route table the gateway itself is built from
+//! (`gateway::routes::rows()`): every route, called anonymously and as each role, with random
+//! UUIDs for path parameters and `{}` as the body of writes.
+//!
+//! - a caller the row does not allow gets 401 (anonymous) or 403 (wrong role) from the gate;
+//! - a caller the row allows gets past the gate: neither 401 nor 403, and never a 5xx (the
+//!   service may well answer 400 or 404 to a random id and an empty body).
+//!
+//! A route cannot exist without a row (the table is the router), so a new route is in this test
+//! the moment it is added.
+
+use gateway::routes::{Access, Row, rows};
+use proto::auth::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::helpers::Mesh;
+
+/// Who calls: anonymous, or signed in with a role.
+struct Caller {
+    role: Option<Role>,
+    email: String,
+    password: String,
+    token: String,
+}
+
+impl Caller {
+    fn name(&self) -> &'static str {
+        self.role.map_or("anonymous", Role::as_str)
+    }
+}
+
+async fn callers(mesh: &Mesh) -> Vec<Caller> {
+    let mut callers = vec![Caller {
+        role: None,
+        email: String::new(),
+        password: String::new(),
+        token: String::new(),
+    }];
+    for role in [Role::Coach, Role::Client, Role::Gym] {
+        let (token, user) = mesh.register(role.as_str()).await;
+        callers.push(Caller {
+            role: Some(role),
+            email: user["email"].as_str().unwrap().to_owned(),
+            password: "password1".into(),
+            token,
+        });
+    }
+    callers.push(Caller {
+        role: Some(Role::Admin),
+        email: crate::helpers::ADMIN_EMAIL.into(),
+        password: crate::helpers::ADMIN_PASSWORD.into(),
+        token: mesh.admin().await,
+    });
+    callers
+}
+
+/// The row's path with every `{param}` replaced by a fresh UUID.
+fn concrete(path: &str) -> String {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..].find('}').expect("a closing brace") + open;
+        out.push_str(&rest[..open]);
+        out.push_str(&Uuid::new_v4().to_string());
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn body_for(method: &Method) -> Option<Value> {
+    [Method::POST, Method::PUT, Method::PATCH]
+        .contains(method)
+        .then(|| json!({}))
+}
+
+/// A call that ends the session it is made with is given a session of its own.
+async fn token_for(mesh: &Mesh, row: &Row, caller: &Caller) -> Option<String> {
+    caller.role?;
+    if row.path == "/auth/logout" {
+        let (status, body) = mesh.sign_in(&caller.email, &caller.password).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        return Some(body["token"].as_str().unwrap().to_owned());
+    }
+    Some(caller.token.clone())
+}
+
+/// What the gate must decide for `caller` on `row`: Some(401 or 403), or None to let it pass.
+fn gate(access: Access, role: Option<Role>) -> Option<StatusCode> {
+    match role {
+        _ if access.allows(role) => None,
+        None => Some(StatusCode::UNAUTHORIZED),
+        Some(_) => Some(StatusCode::FORBIDDEN),
+    }
+}
+
+#[tokio::test]
+async fn every_route_refuses_the_callers_its_row_does_not_allow_and_lets_the_others_through() {
+    let mesh = Mesh::start().await;
+    let callers = callers(&mesh).await;
+    let rows = rows();
+    assert!(rows.len() > 40, "the table has every route: {}", rows.len());
+    let mut wrong = Vec::new();
+
+    for row in &rows {
+        for caller in &callers {
+            let token = token_for(&mesh, row, caller).await;
+            let path = concrete(&row.path);
+            let (status, body) = mesh
+                .call(row.method.clone(), &path, token.as_deref(), body_for(&row.method))
+                .await;
+            let verdict = match gate(row.access, caller.role) {
+                Some(expected) if status != expected => Some(format!("expected {expected}")),
+                Some(_) => None,
+                None if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) => {
+                    Some("expected the gate to let it through".to_owned())
+                }
+                None if status.is_server_error() => Some("expected no 5xx".to_owned()),
+                None => None,
+            };
+            if status.is_client_error() && !body["detail"].is_string() {
+                wrong.push(format!(
+                    "{} {path} as {}: {status} without a detail",
+                    row.method,
+                    caller.name()
+                ));
+            }
+            if let Some(why) = verdict {
+                wrong.push(format!(
+                    "{} {path} as {}: got {status} {body}; {why}",
+                    row.method,
+                    caller.name()
+                ));
+            }
+        }
+    }
+
+    assert!(
+        wrong.is_empty(),
+        "{} wrong answers:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_public_route_ignores_a_bad_token_and_a_private_one_refuses_it() {
+    let mesh = Mesh::start().await;
+
+    for row in rows().iter().filter(|r| r.method == Method::GET) {
+        let path = concrete(&row.path);
+        let (status, body) = mesh.get(&path, Some("not-a-token")).await;
+        if row.access == Access::Public {
+            assert!(
+                !matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN),
+                "{path}: {status} {body}"
+            );
+        } else {
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}: {body}");
+        }
+    }
+}
+
+#[test]
+fn the_matrix_covers_every_role_and_the_admin_routes_are_admin_only() {
+    let rows = rows();
+    for row in rows.iter().filter(|r| r.path.starts_with("/admin")) {
+        for role in Role::ALL {
+            assert_eq!(row.access.allows(Some(role)), role == Role::Admin, "{row:?}");
+        }
+    }
+    let public: Vec<_> = rows
+        .iter()
+        .filter(|r| r.access == Access::Public)
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    let mut public = public;
+    public.sort();
+    assert_eq!(
+        public,
+        [
+            "GET /coaches",
+            "GET /coaches/search/city",
+            "GET /coaches/search/nearby",
+            // The web app's Find Near Me / city search geocodes an address before searching.
+            "GET /geocode",
+            "POST /auth/login",
+            "POST /auth/register",
+        ],
+        "a new public route is a decision: add it here on purpose"
+    );
+}

@@ -22,6 +22,9 @@ use crate::{
     error::Error,
 };
 
+/// The pause before GetSlot is tried a second time.
+const RETRY_PAUSE: Duration = Duration::from_millis(200);
+
 const UNAVAILABLE: &str = "the coaching service is unavailable; please try again shortly";
 
 /// A cheap-to-clone client of coaching-svc.
@@ -46,11 +49,43 @@ impl Coaching {
     }
 
     /// The slot, as the caller (whose `authorization` is forwarded) may see it.
+    ///
+    /// GetSlot is a read, so an `Unavailable` answer (coaching-svc shedding a burst, or a
+    /// connection being re-made) is tried once more after a short pause before the client is
+    /// told to try again.
     pub async fn slot(
         &self,
         slot_id: SlotId,
         authorization: Option<AsciiMetadataValue>,
     ) -> Result<Slot, Error> {
+        let mut retried = false;
+        loop {
+            match self.get_slot(slot_id, authorization.clone()).await {
+                Ok(response) => return slot_from_proto(response),
+                Err(status) if status.code() == Code::Unavailable && !retried => {
+                    tracing::info!(%status, "coaching-svc unavailable; retrying GetSlot once");
+                    retried = true;
+                    tokio::time::sleep(RETRY_PAUSE).await;
+                }
+                Err(status) => {
+                    return Err(match status.code() {
+                        Code::NotFound => Error::NotFound("this slot no longer exists".into()),
+                        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+                            tracing::warn!(%status, "coaching-svc did not answer GetSlot");
+                            Error::Unavailable(UNAVAILABLE.into())
+                        }
+                        _ => Error::Other(anyhow::anyhow!("coaching-svc GetSlot failed: {status}")),
+                    });
+                }
+            }
+        }
+    }
+
+    async fn get_slot(
+        &self,
+        slot_id: SlotId,
+        authorization: Option<AsciiMetadataValue>,
+    ) -> Result<GetSlotResponse, tonic::Status> {
         let mut request = Request::new(GetSlotRequest {
             slot_id: slot_id.to_string(),
         });
@@ -59,18 +94,10 @@ impl Coaching {
             request.metadata_mut().insert("authorization", value);
         }
         proto::telemetry::inject(request.metadata_mut());
-        let response = CoachingClient::new(self.channel.clone())
+        Ok(CoachingClient::new(self.channel.clone())
             .get_slot(request)
-            .await
-            .map_err(|status| match status.code() {
-                Code::NotFound => Error::NotFound("this slot no longer exists".into()),
-                Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
-                    tracing::warn!(%status, "coaching-svc did not answer GetSlot");
-                    Error::Unavailable(UNAVAILABLE.into())
-                }
-                _ => Error::Other(anyhow::anyhow!("coaching-svc GetSlot failed: {status}")),
-            })?;
-        slot_from_proto(response.into_inner())
+            .await?
+            .into_inner())
     }
 
     /// Ok when coaching-svc answers its health check as serving.

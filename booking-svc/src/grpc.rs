@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{
     coaching::{self, Coaching},
     domain::{
-        Action, Booking, BookingDate, BookingId, ClientId, CoachId, SlotId, Status as BookingStatus,
+        Action, Booking, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, Status as BookingStatus,
         format_time,
     },
     error::Error,
@@ -73,45 +73,22 @@ fn coach<T>(request: &Request<T>, doing: &str) -> Result<CoachId, Status> {
 }
 
 impl BookingService {
-    /// A coach's approve or deny: one conditional UPDATE; only when it changed nothing is the
-    /// booking read to say why.
-    async fn coach_moves(
-        &self,
-        booking_id: BookingId,
-        coach_id: CoachId,
-        action: Action,
-    ) -> Result<BookingRow, Error> {
-        if let Some(row) = store::transition_as_coach(&self.db, booking_id, coach_id, action).await? {
+    /// Approve, deny or cancel: one conditional UPDATE; only when it changed nothing is the
+    /// booking read, to say why.
+    async fn moves(&self, booking_id: BookingId, by: Party, action: Action) -> Result<BookingRow, Error> {
+        if let Some(row) = store::transition(&self.db, booking_id, by, action).await? {
             return Ok(row);
         }
-        let booking = self.existing(booking_id).await?;
-        match action {
-            Action::Deny => booking.deny(coach_id)?,
-            _ => booking.approve(coach_id)?,
-        };
-        Err(changed_meanwhile())
-    }
-
-    /// A client's cancel, as [`Self::coach_moves`].
-    async fn client_cancels(&self, booking_id: BookingId, client_id: ClientId) -> Result<BookingRow, Error> {
-        if let Some(row) =
-            store::transition_as_client(&self.db, booking_id, client_id, Action::Cancel).await?
-        {
-            return Ok(row);
-        }
-        self.existing(booking_id).await?.cancel(client_id)?;
-        Err(changed_meanwhile())
-    }
-
-    async fn existing(&self, booking_id: BookingId) -> Result<Booking, Error> {
         let row = store::booking_by_id(&self.db, booking_id)
             .await?
             .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
-        Ok(Booking {
+        let booking = Booking {
             client_id: ClientId(row.client_id),
             coach_id: CoachId(row.coach_id),
             status: row.status.parse::<BookingStatus>()?,
-        })
+        };
+        booking.apply(action, by)?;
+        Err(changed_meanwhile())
     }
 }
 
@@ -180,7 +157,9 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::CancelBookingResponse>, Status> {
         let client_id = client(&request, "cancel a booking")?;
         let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
-        let row = self.client_cancels(booking_id, client_id).await?;
+        let row = self
+            .moves(booking_id, Party::Client(client_id), Action::Cancel)
+            .await?;
         Ok(Response::new(pb::CancelBookingResponse { booking: one(row) }))
     }
 
@@ -190,7 +169,9 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::ApproveBookingResponse>, Status> {
         let coach_id = coach(&request, "approve a booking")?;
         let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
-        let row = self.coach_moves(booking_id, coach_id, Action::Approve).await?;
+        let row = self
+            .moves(booking_id, Party::Coach(coach_id), Action::Approve)
+            .await?;
         Ok(Response::new(pb::ApproveBookingResponse { booking: one(row) }))
     }
 
@@ -200,7 +181,9 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::DenyBookingResponse>, Status> {
         let coach_id = coach(&request, "deny a booking")?;
         let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
-        let row = self.coach_moves(booking_id, coach_id, Action::Deny).await?;
+        let row = self
+            .moves(booking_id, Party::Coach(coach_id), Action::Deny)
+            .await?;
         Ok(Response::new(pb::DenyBookingResponse { booking: one(row) }))
     }
 

@@ -10,7 +10,7 @@ use sqlx::{PgExecutor, PgPool, postgres::PgDatabaseError};
 use uuid::Uuid;
 
 use crate::{
-    domain::{Action, BookingId, ClientId, CoachId, SlotId, Status},
+    domain::{Action, BookingId, ClientId, CoachId, Party, SlotId, Status},
     error::Error,
 };
 
@@ -150,47 +150,38 @@ fn statuses(list: &[Status]) -> Vec<&'static str> {
     list.iter().map(|s| s.as_str()).collect()
 }
 
-/// Applies a coach's move in one conditional statement: the booking changes only if it is this
-/// coach's and in a status the move starts from. `None` when it did not change.
-pub async fn transition_as_coach(
+/// Applies a move in one conditional statement: the booking changes only if `by` is its coach
+/// (or client, as the move requires) and it is in a status the move starts from, so concurrent
+/// moves cannot both win. `None` when it did not change.
+pub async fn transition(
     db: impl PgExecutor<'_>,
     booking_id: BookingId,
-    coach_id: CoachId,
+    by: Party,
     action: Action,
 ) -> Result<Option<BookingRow>, Error> {
-    Ok(sqlx::query_as::<_, BookingRow>(concat!(
-        "update booking.booking set status = $4, updated_at = now()
-         where booking_id = $1 and coach_id = $2 and status = any($3)
-         returning ",
-        booking_columns!()
-    ))
-    .bind(booking_id.0)
-    .bind(coach_id.0)
-    .bind(statuses(action.from()))
-    .bind(action.to().as_str())
-    .fetch_optional(db)
-    .await?)
-}
-
-/// Applies a client's move in one conditional statement, as [`transition_as_coach`] does.
-pub async fn transition_as_client(
-    db: impl PgExecutor<'_>,
-    booking_id: BookingId,
-    client_id: ClientId,
-    action: Action,
-) -> Result<Option<BookingRow>, Error> {
-    Ok(sqlx::query_as::<_, BookingRow>(concat!(
-        "update booking.booking set status = $4, updated_at = now()
-         where booking_id = $1 and client_id = $2 and status = any($3)
-         returning ",
-        booking_columns!()
-    ))
-    .bind(booking_id.0)
-    .bind(client_id.0)
-    .bind(statuses(action.from()))
-    .bind(action.to().as_str())
-    .fetch_optional(db)
-    .await?)
+    let query = match by {
+        Party::Coach(coach_id) => sqlx::query_as::<_, BookingRow>(concat!(
+            "update booking.booking set status = $4, updated_at = now()
+             where booking_id = $1 and coach_id = $2 and status = any($3)
+             returning ",
+            booking_columns!()
+        ))
+        .bind(booking_id.0)
+        .bind(coach_id.0),
+        Party::Client(client_id) => sqlx::query_as::<_, BookingRow>(concat!(
+            "update booking.booking set status = $4, updated_at = now()
+             where booking_id = $1 and client_id = $2 and status = any($3)
+             returning ",
+            booking_columns!()
+        ))
+        .bind(booking_id.0)
+        .bind(client_id.0),
+    };
+    Ok(query
+        .bind(statuses(action.from()))
+        .bind(action.to().as_str())
+        .fetch_optional(db)
+        .await?)
 }
 
 /// One booking, when it exists.

@@ -2,8 +2,8 @@
 //! by its client; nothing else.
 //!
 //! The store applies a transition with one conditional UPDATE built from [`Action::from`] and
-//! [`Action::to`], so concurrent moves cannot both win; these methods are the rule itself and say
-//! why a move was refused.
+//! [`Action::to`], so concurrent moves cannot both win; [`Booking::apply`] is the rule itself and
+//! says why a move was refused.
 
 use std::{fmt, str::FromStr};
 
@@ -98,6 +98,13 @@ impl Action {
     }
 }
 
+/// Someone asking for a move: the booking's coach or its client, as their token says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Party {
+    Coach(CoachId),
+    Client(ClientId),
+}
+
 /// Who a booking is between and where it stands: all a transition needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Booking {
@@ -107,37 +114,22 @@ pub struct Booking {
 }
 
 impl Booking {
-    /// The booking's coach accepts it: pending → confirmed.
-    pub fn approve(&self, by: CoachId) -> Result<Status, Error> {
-        self.coach_may(Action::Approve, by)?;
-        self.transition(Action::Approve)
-    }
-
-    /// The booking's coach turns it down: pending → denied.
-    pub fn deny(&self, by: CoachId) -> Result<Status, Error> {
-        self.coach_may(Action::Deny, by)?;
-        self.transition(Action::Deny)
-    }
-
-    /// The booking's client withdraws it: pending | confirmed → cancelled.
-    pub fn cancel(&self, by: ClientId) -> Result<Status, Error> {
-        if by != self.client_id {
-            return Err(Error::Forbidden(
-                "only the client who made this booking can cancel it".into(),
-            ));
+    /// The status `action` by `by` leads to, or why it is refused: the coach approves or denies
+    /// a pending booking, the client cancels a pending or confirmed one. Whose booking it is
+    /// comes first, so someone else's attempt learns nothing of its status.
+    pub fn apply(&self, action: Action, by: Party) -> Result<Status, Error> {
+        let theirs = match (action, by) {
+            (Action::Approve | Action::Deny, Party::Coach(coach)) => coach == self.coach_id,
+            (Action::Cancel, Party::Client(client)) => client == self.client_id,
+            _ => false,
+        };
+        if !theirs {
+            return Err(Error::Forbidden(match action {
+                Action::Cancel => "only the client who made this booking can cancel it".into(),
+                _ => format!("only the coach of this booking can {} it", action.verb()),
+            }));
         }
-        self.transition(Action::Cancel)
-    }
-
-    fn coach_may(&self, action: Action, by: CoachId) -> Result<(), Error> {
-        if by == self.coach_id {
-            Ok(())
-        } else {
-            Err(Error::Forbidden(format!(
-                "only the coach of this booking can {} it",
-                action.verb()
-            )))
-        }
+        self.transition(action)
     }
 
     fn transition(&self, action: Action) -> Result<Status, Error> {
@@ -175,13 +167,19 @@ mod tests {
     #[test]
     fn the_coach_approves_a_pending_booking() {
         let b = booking(Status::Pending);
-        assert_eq!(b.approve(b.coach_id).unwrap(), Status::Confirmed);
+        assert_eq!(
+            b.apply(Action::Approve, Party::Coach(b.coach_id)).unwrap(),
+            Status::Confirmed
+        );
     }
 
     #[test]
     fn the_coach_denies_a_pending_booking() {
         let b = booking(Status::Pending);
-        assert_eq!(b.deny(b.coach_id).unwrap(), Status::Denied);
+        assert_eq!(
+            b.apply(Action::Deny, Party::Coach(b.coach_id)).unwrap(),
+            Status::Denied
+        );
     }
 
     #[test]
@@ -189,17 +187,25 @@ mod tests {
         for status in [Status::Confirmed, Status::Denied, Status::Cancelled] {
             let b = booking(status);
             assert!(
-                matches!(b.approve(b.coach_id), Err(Error::Transition(_))),
+                matches!(
+                    b.apply(Action::Approve, Party::Coach(b.coach_id)),
+                    Err(Error::Transition(_))
+                ),
                 "{status}"
             );
             assert!(
-                matches!(b.deny(b.coach_id), Err(Error::Transition(_))),
+                matches!(
+                    b.apply(Action::Deny, Party::Coach(b.coach_id)),
+                    Err(Error::Transition(_))
+                ),
                 "{status}"
             );
         }
         let b = booking(Status::Confirmed);
         assert_eq!(
-            b.approve(b.coach_id).unwrap_err().to_string(),
+            b.apply(Action::Approve, Party::Coach(b.coach_id))
+                .unwrap_err()
+                .to_string(),
             "only a pending booking can be approved (this one is confirmed)"
         );
     }
@@ -208,15 +214,21 @@ mod tests {
     fn another_coach_can_neither_approve_nor_deny() {
         let b = booking(Status::Pending);
         let other = CoachId(Uuid::new_v4());
-        assert!(matches!(b.approve(other), Err(Error::Forbidden(_))));
-        assert!(matches!(b.deny(other), Err(Error::Forbidden(_))));
+        assert!(matches!(
+            b.apply(Action::Approve, Party::Coach(other)),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            b.apply(Action::Deny, Party::Coach(other)),
+            Err(Error::Forbidden(_))
+        ));
     }
 
     #[test]
     fn another_coach_learns_nothing_about_the_status() {
         let b = booking(Status::Cancelled);
         assert!(matches!(
-            b.approve(CoachId(Uuid::new_v4())),
+            b.apply(Action::Approve, Party::Coach(CoachId(Uuid::new_v4()))),
             Err(Error::Forbidden(_))
         ));
     }
@@ -225,7 +237,10 @@ mod tests {
     fn the_client_cancels_a_pending_or_confirmed_booking() {
         for status in [Status::Pending, Status::Confirmed] {
             let b = booking(status);
-            assert_eq!(b.cancel(b.client_id).unwrap(), Status::Cancelled);
+            assert_eq!(
+                b.apply(Action::Cancel, Party::Client(b.client_id)).unwrap(),
+                Status::Cancelled
+            );
         }
     }
 
@@ -233,18 +248,42 @@ mod tests {
     fn a_cancelled_or_denied_booking_cannot_be_cancelled() {
         let b = booking(Status::Denied);
         assert_eq!(
-            b.cancel(b.client_id).unwrap_err().to_string(),
+            b.apply(Action::Cancel, Party::Client(b.client_id))
+                .unwrap_err()
+                .to_string(),
             "only a pending or confirmed booking can be cancelled (this one is denied)"
         );
         let b = booking(Status::Cancelled);
-        assert!(matches!(b.cancel(b.client_id), Err(Error::Transition(_))));
+        assert!(matches!(
+            b.apply(Action::Cancel, Party::Client(b.client_id)),
+            Err(Error::Transition(_))
+        ));
+    }
+
+    #[test]
+    fn a_coach_cannot_cancel_and_a_client_cannot_approve() {
+        let b = booking(Status::Pending);
+        let as_coach = Party::Coach(b.coach_id);
+        let as_client = Party::Client(b.client_id);
+        assert!(matches!(
+            b.apply(Action::Cancel, as_coach),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            b.apply(Action::Approve, as_client),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            b.apply(Action::Deny, as_client),
+            Err(Error::Forbidden(_))
+        ));
     }
 
     #[test]
     fn another_client_cannot_cancel() {
         let b = booking(Status::Pending);
         assert!(matches!(
-            b.cancel(ClientId(Uuid::new_v4())),
+            b.apply(Action::Cancel, Party::Client(ClientId(Uuid::new_v4()))),
             Err(Error::Forbidden(_))
         ));
     }

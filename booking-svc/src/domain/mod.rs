@@ -6,7 +6,7 @@ mod date;
 mod ids;
 mod slot;
 
-pub use booking::{Action, Booking, Status};
+pub use booking::{Action, Booking, Party, Status};
 pub use date::{BookingDate, format_time, parse_time};
 pub use ids::{BookingId, ClientId, CoachId, SlotId};
 pub use slot::{Slot, SlotWhen};

@@ -594,3 +594,36 @@ async fn only_coaches_write_coaching_data_and_the_detail_reads_need_a_sign_in() 
     let (status, _) = mesh.get("/coaches", None).await;
     assert_eq!(status, StatusCode::OK, "the directory is public");
 }
+
+#[tokio::test]
+async fn the_directory_etag_changes_when_a_coach_is_renamed() {
+    let mesh = Mesh::start().await;
+    let (coach, _) = coach_with_location(&mesh, "Old Name", "Austin", 30.2672, -97.7431).await;
+    let admin = mesh.admin().await;
+    let first = mesh.http.get(mesh.url("/coaches")).send().await.unwrap();
+    let etag = first.headers()[header::ETAG].to_str().unwrap().to_owned();
+
+    let (status, body) = mesh
+        .call(
+            Method::PUT,
+            &format!("/admin/users/{}", coach.id),
+            Some(&admin),
+            Some(json!({"full_name": "New Name"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let again = mesh
+        .http
+        .get(mesh.url("/coaches"))
+        .header(header::IF_NONE_MATCH, &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::OK, "a rename is a change");
+    let listing: Value = again.json().await.unwrap();
+    assert_eq!(
+        find(&listing, "coach_id", &coach.id).unwrap()["coach_name"],
+        "New Name"
+    );
+}

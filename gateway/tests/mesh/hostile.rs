@@ -287,10 +287,9 @@ async fn strings_of_100_kb_are_refused_with_a_short_detail() {
     assert_eq!(seen["full_name"], target["full_name"]);
 }
 
-/// identity-svc quotes a refused email or phone whole in its gRPC status; at 100 KB the status
-/// no longer fits an HTTP/2 header block, and the gateway answers a 429 "h2 protocol error".
+/// A refused value must not be quoted whole in the detail: at 100 KB the gRPC status would no
+/// longer fit an HTTP/2 header block.
 #[tokio::test]
-#[ignore = "identity-svc echoes a refused email/phone whole into the gRPC status (see the report)"]
 async fn a_100_kb_email_or_phone_is_refused_with_a_short_detail() {
     let mesh = Mesh::start().await;
     let (_, target) = mesh.register("coach").await;

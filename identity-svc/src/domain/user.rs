@@ -24,11 +24,12 @@ impl Email {
         if email.is_empty() {
             return Err(Error::Invalid("email is required".into()));
         }
-        if !valid || email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(Error::Invalid(format!(
-                "{:?} is not a valid email address",
-                raw.trim()
-            )));
+        // The refused value is echoed only when short: a detail must fit a gRPC status header.
+        if email.len() > 254 {
+            return Err(Error::Invalid("email must be at most 254 characters".into()));
+        }
+        if !valid || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(Error::Invalid(format!("{:?} is not a valid email address", raw.trim())));
         }
         Ok(Self(email))
     }
@@ -98,8 +99,11 @@ impl Phone {
         let Some(phone) = raw.map(str::trim).filter(|p| !p.is_empty()) else {
             return Ok(Self(None));
         };
+        if phone.chars().count() > 30 {
+            return Err(Error::Invalid("phone must be at most 30 characters".into()));
+        }
         let allowed = phone.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
-        if !allowed || phone.len() > 30 || !phone.chars().any(|c| c.is_ascii_digit()) {
+        if !allowed || !phone.chars().any(|c| c.is_ascii_digit()) {
             return Err(Error::Invalid(format!("{phone:?} is not a valid phone number")));
         }
         Ok(Self(Some(phone.to_owned())))
@@ -171,6 +175,15 @@ mod tests {
         assert!(FullName::parse("   ").is_err());
         assert!(FullName::parse(&"x".repeat(101)).is_err());
         assert_eq!(FullName::parse(" Ann Lee ").unwrap().as_str(), "Ann Lee");
+    }
+
+    #[test]
+    fn an_overlong_value_is_refused_without_being_echoed() {
+        let long = "9".repeat(100_000);
+        let Err(Error::Invalid(detail)) = Phone::parse(Some(&long)) else { panic!("refused") };
+        assert!(detail.len() < 100);
+        let Err(Error::Invalid(detail)) = Email::parse(&format!("{long}@example.com")) else { panic!("refused") };
+        assert!(detail.len() < 100);
     }
 
     #[test]

@@ -77,7 +77,14 @@ impl RedisStore {
     pub async fn cache_token_version(&self, user_id: &str, version: i64) -> Result<(), RedisDown> {
         let key = self.key(&format!("tv:{user_id}"));
         self.run(|mut c| async move {
-            redis::cmd("SET").arg(key).arg(version).arg("EX").arg(86_400).arg("NX").query_async::<()>(&mut c).await
+            redis::cmd("SET")
+                .arg(key)
+                .arg(version)
+                .arg("EX")
+                .arg(86_400)
+                .arg("NX")
+                .query_async::<()>(&mut c)
+                .await
         })
         .await
     }

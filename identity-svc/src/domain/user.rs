@@ -29,7 +29,10 @@ impl Email {
             return Err(Error::Invalid("email must be at most 254 characters".into()));
         }
         if !valid || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(Error::Invalid(format!("{:?} is not a valid email address", raw.trim())));
+            return Err(Error::Invalid(format!(
+                "{:?} is not a valid email address",
+                raw.trim()
+            )));
         }
         Ok(Self(email))
     }
@@ -180,9 +183,13 @@ mod tests {
     #[test]
     fn an_overlong_value_is_refused_without_being_echoed() {
         let long = "9".repeat(100_000);
-        let Err(Error::Invalid(detail)) = Phone::parse(Some(&long)) else { panic!("refused") };
+        let Err(Error::Invalid(detail)) = Phone::parse(Some(&long)) else {
+            panic!("refused")
+        };
         assert!(detail.len() < 100);
-        let Err(Error::Invalid(detail)) = Email::parse(&format!("{long}@example.com")) else { panic!("refused") };
+        let Err(Error::Invalid(detail)) = Email::parse(&format!("{long}@example.com")) else {
+            panic!("refused")
+        };
         assert!(detail.len() < 100);
     }
 

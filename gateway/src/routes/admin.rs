@@ -84,14 +84,14 @@ pub struct UserDetail {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateUserBody {
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, max_length = 254)]
     pub email: String,
     /// At least 6 characters.
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
     #[serde(default)]
-    #[schema(required = true)]
+    #[schema(required = true, max_length = 100)]
     pub full_name: String,
     #[serde(default)]
     pub phone: Option<String>,
@@ -104,8 +104,10 @@ pub struct CreateUserBody {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateUserBody {
     #[serde(default)]
+    #[schema(max_length = 100)]
     pub full_name: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 254)]
     pub email: Option<String>,
     /// Absent: unchanged; null or empty: cleared.
     #[serde(default, deserialize_with = "present_or_null")]
@@ -116,6 +118,7 @@ pub struct UpdateUserBody {
     pub role: Option<String>,
     /// At least 6 characters.
     #[serde(default)]
+    #[schema(min_length = 6, max_length = 128)]
     pub password: Option<String>,
 }
 

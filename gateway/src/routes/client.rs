@@ -73,10 +73,13 @@ fn profile(profile: Option<pb::ClientProfile>) -> Result<ClientProfile, ApiError
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ClientProfileBody {
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 120)]
     pub age: Option<i32>,
     #[serde(default)]
+    #[schema(max_length = 50)]
     pub grade: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 50)]
     pub sport: Option<String>,
     /// beginner, intermediate or advanced.
     #[serde(default)]

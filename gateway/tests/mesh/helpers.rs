@@ -30,6 +30,7 @@ impl Drop for Mesh {
         for stop in self.stops.drain(..) {
             let _ = stop.send(());
         }
+        let _ = std::fs::remove_dir_all(&self.upload_dir);
     }
 }
 

@@ -69,8 +69,15 @@ impl ApiError {
 
     /// A gRPC status from `service` as an HTTP error.
     pub fn from_grpc(service: &'static str, status: tonic::Status) -> Self {
-        let code = StatusCode::from_u16(proto::status::http_status(status.code()))
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        // A status with a source was made by our own transport (connection refused, an HTTP/2
+        // error), not sent by the service: whatever its code, the service could not be reached.
+        let from_transport = std::error::Error::source(&status).is_some();
+        let code = if from_transport {
+            StatusCode::SERVICE_UNAVAILABLE
+        } else {
+            StatusCode::from_u16(proto::status::http_status(status.code()))
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+        };
         if code == StatusCode::SERVICE_UNAVAILABLE {
             tracing::warn!(service, code = ?status.code(), message = status.message(), "upstream unavailable");
             return Self::new(
@@ -135,6 +142,15 @@ mod tests {
         );
         assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert!(!e.detail.contains("relation"));
+    }
+
+    #[test]
+    fn a_status_made_by_the_transport_is_a_503_not_a_client_error() {
+        let transport = std::io::Error::other("h2 protocol error");
+        let status = tonic::Status::from_error(Box::new(transport));
+        let e = ApiError::from_grpc("identity", status);
+        assert_eq!(e.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(!e.detail.contains("h2"));
     }
 
     #[test]

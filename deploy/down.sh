@@ -5,5 +5,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 load_config
+lock_state_dir
 stop_all
 ok "stopped the mesh of $STATE_DIR"

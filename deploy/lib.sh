@@ -470,6 +470,17 @@ nginx_test_config() {
 # Processes: one pid file and one log per process, in this state folder only.
 # ---------------------------------------------------------------------------------------------
 
+# lock_state_dir: holds $STATE_DIR/.lock until this script exits; waits up to LOCK_TIMEOUT seconds
+# (default 1800: a release build may be running) for another up.sh or down.sh of the same folder.
+lock_state_dir() {
+  exec {STATE_LOCK_FD}>"$STATE_DIR/.lock"
+  if ! flock -n "$STATE_LOCK_FD"; then
+    log "another up.sh or down.sh is working on $STATE_DIR; waiting for it"
+    flock -w "${LOCK_TIMEOUT:-1800}" "$STATE_LOCK_FD" ||
+      die "another up.sh or down.sh still holds $STATE_DIR/.lock; use another STATE_DIR (and ports) to run a second mesh"
+  fi
+}
+
 pid_file() { echo "$RUN_DIR/$1.pid"; }
 log_file() { echo "$LOG_DIR/$1.log"; }
 
@@ -501,7 +512,12 @@ start_process() {
   rm -f "$pidf"
   # The inner shell writes its own pid, then execs: the pid file names the process itself.
   # shellcheck disable=SC2016 # expanded by the inner shell
-  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log" 2>&1 &
+  # The state folder's lock stays with this script: a process that kept it would block down.sh.
+  if [[ -n "${STATE_LOCK_FD:-}" ]]; then
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log" 2>&1 {STATE_LOCK_FD}>&- &
+  else
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log" 2>&1 &
+  fi
   wait_until 5 test -s "$pidf" || die "$name did not start (see $log)"
 }
 

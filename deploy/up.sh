@@ -27,25 +27,16 @@ elif [[ $# -gt 0 ]]; then
   die "usage: $0 [--print-env]"
 fi
 
+# One up.sh or down.sh at a time per state folder: a second one waits, then gives up clearly.
+lock_state_dir
+
 # 1. What the machine needs.
 ensure_toolchains
 ensure_system_packages
 ensure_postgres
 ensure_redis
 
-# 2. Whatever this state folder started before goes first, so the ports are ours to take.
-stop_all
-for name in nginx "${PROCESSES[@]}"; do
-  port="$(port_of "$name")"
-  if port_in_use "$port"; then
-    die "port $port (for $name) is taken by another program: stop it, or choose other ports (PORT, GATEWAY_PORT, SERVICE_PORT_BASE)"
-  fi
-  if [[ "$name" != nginx ]] && port_in_use "$(ops_port_of "$name")"; then
-    die "port $(ops_port_of "$name") (ops port of $name) is taken by another program: set OPS_PORT_BASE"
-  fi
-done
-
-# 3. Builds.
+# 2. Builds, while a mesh started before (if any) keeps serving.
 if [[ "${SKIP_BUILD:-}" != 1 && "${SKIP_CARGO_BUILD:-}" != 1 ]]; then
   build_rust
 fi
@@ -56,6 +47,18 @@ for name in "${PROCESSES[@]}"; do
   [[ -x "$BIN_DIR/$name" ]] || die "$BIN_DIR/$name is missing: run without SKIP_BUILD (PROFILE=$PROFILE)"
 done
 [[ -f "$WEB_DIST/index.html" ]] || die "$WEB_DIST/index.html is missing: run without SKIP_BUILD"
+
+# 3. Whatever this state folder started before goes, so the ports are ours to take.
+stop_all
+for name in nginx "${PROCESSES[@]}"; do
+  port="$(port_of "$name")"
+  if port_in_use "$port"; then
+    die "port $port (for $name) is taken by another program: stop it, or choose other ports (PORT, GATEWAY_PORT, SERVICE_PORT_BASE)"
+  fi
+  if [[ "$name" != nginx ]] && port_in_use "$(ops_port_of "$name")"; then
+    die "port $(ops_port_of "$name") (ops port of $name) is taken by another program: set OPS_PORT_BASE"
+  fi
+done
 
 # 4. Database, secrets, nginx config.
 if [[ "${FRESH_DB:-}" == 1 ]]; then

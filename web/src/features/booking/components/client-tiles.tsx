@@ -49,7 +49,7 @@ export function ClientTiles() {
         <div>
           <p className="font-semibold text-navy-900">Locations</p>
           <p className="text-sm text-muted-foreground">
-            {places === undefined ? 'Where you train' : `${places} ${places === 1 ? 'place' : 'places'} trained`}
+            {places === undefined ? 'Where you train' : `${places} ${places === 1 ? 'location' : 'locations'} booked`}
           </p>
         </div>
       </div>

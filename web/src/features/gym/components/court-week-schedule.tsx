@@ -9,10 +9,10 @@ import { byDateAndTime, timeRange } from './court-labels';
 
 type BlockState = 'available' | 'pending' | 'reserved';
 
-const BLOCK: Record<BlockState, { label: string; className: string }> = {
-  available: { label: 'Available', className: 'border-navy-500 bg-navy-50' },
-  pending: { label: 'Pending request', className: 'border-yellow-500 bg-yellow-50' },
-  reserved: { label: 'Reserved', className: 'border-green-600 bg-green-50' },
+const BLOCK: Record<BlockState, { label: string; className: string; swatch: string }> = {
+  available: { label: 'Available', className: 'border-navy-500 bg-navy-50', swatch: 'bg-navy-500' },
+  pending: { label: 'Pending request', className: 'border-yellow-500 bg-yellow-50', swatch: 'bg-yellow-500' },
+  reserved: { label: 'Reserved', className: 'border-green-600 bg-green-50', swatch: 'bg-green-600' },
 };
 
 interface CourtWeekScheduleProps {
@@ -100,7 +100,7 @@ export function CourtWeekSchedule({ locations, availability, pending, initialWee
       <p className="flex flex-wrap gap-4 text-xs text-muted-foreground">
         {(Object.keys(BLOCK) as BlockState[]).map((state) => (
           <span key={state} className="inline-flex items-center gap-1.5">
-            <span className={cn('size-2.5 rounded-sm border-l-4', BLOCK[state].className)} aria-hidden="true" />
+            <span className={cn('size-2.5 rounded-sm', BLOCK[state].swatch)} aria-hidden="true" />
             {BLOCK[state].label}
           </span>
         ))}

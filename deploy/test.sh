@@ -11,6 +11,9 @@
 #                   Playwright in Debian's Chromium and by schemathesis as every role; then stopped
 #     audit         npm audit (production dependencies) and cargo audit, when their advisory
 #                   databases can be reached
+#     faults        deploy/faults.sh --restart-postgres: restarts the machine's PostgreSQL under a
+#                   mesh of its own and checks it heals; in the default set only when CI=true, so a
+#                   developer's run does not restart a PostgreSQL that colleagues are using
 #   ./deploy/test.sh rust web            only these stages (also: TEST_STAGES="rust web")
 #   ./deploy/test.sh playwright          e2e with Playwright only (schemathesis: e2e with it only)
 #   KEEP_E2E_MESH=1 ./deploy/test.sh e2e leave the e2e mesh running afterwards, to look at it
@@ -20,7 +23,9 @@
 # shellcheck source=deploy/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL_STAGES=(lint static rust web e2e audit)
+ALL_STAGES=(lint static rust web e2e audit faults)
+DEFAULT_STAGES=(lint static rust web e2e audit)
+[[ "${CI:-}" == true ]] && DEFAULT_STAGES+=(faults)
 TOOLS_VENV="${TOOLS_VENV:-$DEPLOY_DIR/.state/venv}"
 E2E_STATE_DIR="${E2E_STATE_DIR:-$DEPLOY_DIR/.state/e2e}"
 CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -33,7 +38,7 @@ requested=("$@")
 if ((${#requested[@]} == 0)) && [[ -n "${TEST_STAGES:-}" ]]; then
   read -r -a requested <<<"${TEST_STAGES//,/ }"
 fi
-((${#requested[@]})) || requested=("${ALL_STAGES[@]}")
+((${#requested[@]})) || requested=("${DEFAULT_STAGES[@]}")
 
 RUN_PLAYWRIGHT=0 RUN_SCHEMATHESIS=0
 declare -A wanted=()
@@ -43,7 +48,7 @@ for stage in "${requested[@]}"; do
     e2e) wanted[e2e]=1 RUN_PLAYWRIGHT=1 RUN_SCHEMATHESIS=1 ;;
     playwright) wanted[e2e]=1 RUN_PLAYWRIGHT=1 ;;
     schemathesis) wanted[e2e]=1 RUN_SCHEMATHESIS=1 ;;
-    lint | static | rust | web | audit) wanted[$stage]=1 ;;
+    lint | static | rust | web | audit | faults) wanted[$stage]=1 ;;
     -h | --help)
       sed -n '2,/^# shellcheck/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
@@ -111,7 +116,9 @@ stage_lint() {
 stage_static() {
   command -v shellcheck >/dev/null || apt_install shellcheck
   command -v nginx >/dev/null || apt_install nginx
-  local scripts=(deploy/lib.sh deploy/up.sh deploy/down.sh deploy/test.sh .ci/run)
+  local scripts=()
+  mapfile -t scripts < <(cd "$COURTSIDE_ROOT" && ls deploy/*.sh)
+  scripts+=(.ci/run)
   step "bash -n ${scripts[*]}"
   for s in "${scripts[@]}"; do bash -n "$COURTSIDE_ROOT/$s"; done
   run shellcheck -x "${scripts[@]}"
@@ -231,6 +238,11 @@ stage_audit() {
   else
     run cargo audit --no-fetch --db "$db" --deny warnings
   fi
+}
+
+stage_faults() {
+  ensure_databases_for_tests
+  run "$DEPLOY_DIR/faults.sh" --restart-postgres
 }
 
 # ---------------------------------------------------------------------------------------------

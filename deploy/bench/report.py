@@ -91,7 +91,9 @@ def scenario_rows(raw: Path) -> list[dict]:
         unexpected = sum(n for s, n in result["statuses"].items() if s not in ok)
         row.update(result)
         row["errors"] = unexpected + result["connection_errors"]
-        row["cpu"] = cpu_breakdown(raw, key, result["requests"])
+        # The race is 50 requests (below the clock's resolution); during the storm the login's
+        # CPU would be charged to the read: neither gets a breakdown.
+        row["cpu"] = None if key in ("race", "storm_read", "storm_read2") else cpu_breakdown(raw, key, result["requests"])
         rows.append(row)
     return rows
 
@@ -248,6 +250,9 @@ def cpu_breakdown(raw: Path, key: str, requests: int) -> dict | None:
         "machine_busy_cores": round(busy_cores, 2),
         "other_work_cores": round(max(busy_cores - ours_cores, 0.0), 2),
         "elapsed_s": round(elapsed, 2),
+        # If every core did only this (mesh and load tool), at this CPU per request: an estimate of
+        # the figure an idle machine would give, since this one is shared.
+        "idle_max_rps": round(os.cpu_count() * 1e6 / sum(per.values())) if sum(per.values()) else None,
     }
 
 
@@ -323,11 +328,24 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
            None if not race else (created == 1 and conflicts == 49 and race.get("p99_ms", 1e9) <= 50))
     ceiling = argon.get("threads_n", {}).get("per_second")
     login = rps("login")
+    hash_ms = argon.get("threads_n", {}).get("cpu_ms_per_hash")
+    login_cpu = (by.get("login", {}).get("cpu") or {}).get("mesh_us_per_request")
+    cpu_note = ""
+    if hash_ms and login_cpu:
+        cpu_note = (f"by CPU time: a login costs {login_cpu / 1000:.1f} ms of mesh CPU, a hash {hash_ms:.1f} ms "
+                    f"({hash_ms / (login_cpu / 1000) * 100:.0f} % of a login is the hash)")
+    # On a shared machine the wall-clock ceiling moves with everyone else's work; the CPU one login
+    # costs against the CPU one hash costs does not, so the verdict uses that when it is known.
+    by_cpu = hash_ms / (login_cpu / 1000) if hash_ms and login_cpu else None
     target("Login throughput vs the argon2id ceiling", ">= 90 % of the in-process rate",
-           f"{login or 0:.1f}/s vs {ceiling or 0:.1f}/s ({(login or 0) / ceiling * 100 if ceiling else 0:.0f} %)",
-           None if not (login and ceiling) else login >= 0.9 * ceiling)
-    target("Cheap read during a login storm", "p99 <= 25 ms", f"{p99('storm_read') or 0:.1f} ms",
-           all_le(["storm_read"], 25.0, p99))
+           f"{login or 0:.1f}/s vs {ceiling or 0:.1f}/s wall clock ({(login or 0) / ceiling * 100 if ceiling else 0:.0f} %)"
+           + (f"; {cpu_note}" if cpu_note else ""),
+           by_cpu >= 0.9 if by_cpu is not None else (None if not (login and ceiling) else login >= 0.9 * ceiling),
+           "judged by CPU time" if by_cpu is not None else "judged by wall clock")
+    target("Cheap read during a login storm", "p99 <= 25 ms",
+           f"{p99('storm_read') or 0:.1f} ms (coach profile, names from identity-svc), "
+           f"{p99('storm_read2') or 0:.1f} ms (availability, identity-svc not involved)",
+           all_le(["storm_read", "storm_read2"], 25.0, p99))
     svc_peaks = {n: (mem.get(n) or {}).get("vm_hwm_kb") for n in ("identity-svc", "coaching-svc", "booking-svc", "gym-svc")}
     gw_peak = (mem.get("gateway") or {}).get("vm_hwm_kb")
     target("Memory: each service peak", "<= 50 MB",
@@ -370,7 +388,8 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     cpu_head, cpu_lines = cpu_table(rows)
     if cpu_lines:
         print("where the CPU went: microseconds of CPU per answered request, by process; the machine's busy cores")
-        print("(\"others\" = cores busy with work outside this bench: other meshes, builds, tests on the machine)")
+        print("(\"others\" = cores busy with work outside this bench: other meshes, builds, tests on the machine;")
+        print(" \"max/s idle\" = cores / (mesh + tool CPU per request): the rate if the machine did nothing else)")
         cw = [max(len(h), *(len(l[i]) for l in cpu_lines)) for i, h in enumerate(cpu_head)]
         print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(cpu_head, cw))))
         print("  ".join("-" * w for w in cw))
@@ -386,9 +405,14 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     if ceiling:
         extra.append(f"argon2id ceiling (in-process, OWASP m=19456 t=2 p=1): "
                      f"{argon.get('threads_1', {}).get('per_second', 0):.1f}/s on 1 thread, "
-                     f"{ceiling:.1f}/s on {argon.get('threads_n', {}).get('threads')} threads")
+                     f"{ceiling:.1f}/s on {argon.get('threads_n', {}).get('threads')} threads "
+                     f"({hash_ms or 0:.1f} ms of CPU per hash)")
     if meta.get("seed_s") is not None:
         extra.append(f"seeding: {meta['seed_s']:.1f} s; startup: fresh {starts[0] or 0:.2f} s, restart {starts[1] or 0:.2f} s")
+    if directory.get("heavy_coach_bookings") is not None:
+        extra.append(f"answers measured: the coach's list holds {directory['heavy_coach_bookings']} bookings, nearby search "
+                     f"returns {directory.get('nearby_coaches')} coaches, the directory {directory.get('coaches')} "
+                     f"({directory.get('bytes_identity', 0) / 1024:.0f} KB, {directory.get('bytes_gzip', 0) / 1024:.0f} KB gzipped)")
     if js is not None:
         extra.append(f"landing-page JS: {js / 1024:.1f} KB gzipped as sent ({webr.get('landing_js_bytes', 0) / 1024:.1f} KB raw)")
     for e in extra:
@@ -415,7 +439,8 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
         "targets": targets,
     }
     out_json.write_text(json.dumps(result, indent=2) + "\n")
-    md = ["| scenario | load | req/s | p50 ms | p99 ms | errors |", "|---|---|---:|---:|---:|---:|"]
+    md = [f"- {e}" for e in extra] + [""]
+    md += ["| scenario | load | req/s | p50 ms | p99 ms | errors |", "|---|---|---:|---:|---:|---:|"]
     md += [f"| {' | '.join(l)} |" for l in lines]
     if cpu_lines:
         md += ["", "| CPU µs per request | " + " | ".join(cpu_head[1:]) + " |", "|---|" + "---:|" * (len(cpu_head) - 1)]
@@ -433,7 +458,7 @@ CPU_COLUMNS = [("nginx", "nginx"), ("gateway", "gateway"), ("identity-svc", "ide
 
 
 def cpu_table(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
-    head = ["scenario", *(label for _, label in CPU_COLUMNS), "mesh", "busy cores", "others"]
+    head = ["scenario", *(label for _, label in CPU_COLUMNS), "mesh", "busy cores", "others", "max/s idle"]
     lines = []
     for r in rows:
         cpu = r.get("cpu")
@@ -442,7 +467,7 @@ def cpu_table(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
         per = cpu["us_per_request"]
         lines.append([r["scenario"], *(f"{per.get(name, 0):.0f}" for name, _ in CPU_COLUMNS),
                       f"{cpu['mesh_us_per_request']:.0f}", f"{cpu['machine_busy_cores']:.2f}",
-                      f"{cpu['other_work_cores']:.2f}"])
+                      f"{cpu['other_work_cores']:.2f}", f"{cpu.get('idle_max_rps') or 0:,.0f}"])
     return head, lines
 
 

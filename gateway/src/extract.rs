@@ -4,6 +4,7 @@
 use std::{fmt, marker::PhantomData, sync::Arc};
 
 use axum::{
+    body::Bytes,
     extract::{FromRequest, FromRequestParts, Request, rejection::JsonRejection},
     http::{StatusCode, request::Parts},
 };
@@ -26,11 +27,50 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<Object<T>>::from_request(req, state).await {
+        if !is_json(req.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                MEDIA_TYPE_DETAIL,
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large.")
+            } else {
+                ApiError::bad_request(rejection.body_text())
+            }
+        })?;
+        // PostgreSQL cannot store NUL in text; refuse it here, for every field of every body.
+        if has_nul_escape(&bytes) {
+            return Err(ApiError::bad_request(NUL_DETAIL));
+        }
+        match axum::Json::<Object<T>>::from_bytes(&bytes) {
             Ok(axum::Json(Object(value))) => Ok(Json(value)),
             Err(rejection) => Err(json_rejection(rejection)),
         }
     }
+}
+
+const MEDIA_TYPE_DETAIL: &str = "Send the body as JSON with the header Content-Type: application/json.";
+const NUL_DETAIL: &str = "Text must not contain NUL characters.";
+
+/// `application/json` or any `+json` type.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|mime| mime.trim().to_ascii_lowercase())
+        .is_some_and(|mime| {
+            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+}
+
+/// Whether a JSON text holds the escape `\u0000` (raw NUL bytes are already invalid JSON).
+fn has_nul_escape(bytes: &[u8]) -> bool {
+    bytes.windows(6).enumerate().any(|(i, w)| {
+        w == b"\\u0000" && bytes[..i].iter().rev().take_while(|b| **b == b'\\').count() % 2 == 0
+    })
 }
 
 /// Every body is a JSON object: serde would otherwise bind a struct from an array, field by
@@ -60,10 +100,9 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
 
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     match rejection {
-        JsonRejection::MissingJsonContentType(_) => ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Send the body as JSON with the header Content-Type: application/json.",
-        ),
+        JsonRejection::MissingJsonContentType(_) => {
+            ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, MEDIA_TYPE_DETAIL)
+        }
         JsonRejection::JsonSyntaxError(e) => {
             ApiError::bad_request(format!("The body is not valid JSON: {}", e.body_text()))
         }
@@ -89,6 +128,13 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if parts
+            .uri
+            .query()
+            .is_some_and(|q| q.to_ascii_lowercase().contains("%00"))
+        {
+            return Err(ApiError::bad_request(NUL_DETAIL));
+        }
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Query(v)| Query(v))
@@ -145,7 +191,31 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
 mod tests {
     use serde::Deserialize;
 
-    use super::Object;
+    use super::{Object, has_nul_escape, is_json};
+
+    #[test]
+    fn a_nul_escape_is_found_but_an_escaped_backslash_before_u0000_is_not() {
+        assert!(has_nul_escape(br#"{"name": "a\u0000b"}"#));
+        assert!(!has_nul_escape(br#"{"name": "a\\u0000b"}"#));
+        assert!(!has_nul_escape(br#"{"name": "plain"}"#));
+    }
+
+    #[test]
+    fn json_and_plus_json_media_types_are_json() {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            "application/json; charset=utf-8".parse().unwrap(),
+        );
+        assert!(is_json(&headers));
+        headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            "application/problem+json".parse().unwrap(),
+        );
+        assert!(is_json(&headers));
+        headers.insert(axum::http::header::CONTENT_TYPE, "text/plain".parse().unwrap());
+        assert!(!is_json(&headers));
+    }
 
     #[derive(Debug, Deserialize)]
     struct Body {

@@ -529,3 +529,29 @@ async fn a_json_route_sent_another_media_type_is_a_415() {
     }
     still_answers(&mesh, &client).await;
 }
+
+#[tokio::test]
+async fn nul_characters_in_a_query_or_a_body_are_a_400_not_a_500() {
+    let mesh = Mesh::start().await;
+    let (token, _) = mesh.register("coach").await;
+
+    let (status, body) = mesh.get("/coaches/search/city?state=TX%00", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["detail"].as_str().unwrap().contains("NUL"));
+
+    let (status, body) = mesh
+        .post(
+            "/coach/profile",
+            Some(&token),
+            json!({"bio": "a\u{0}b", "specialties": [], "hourly_rate": 10, "years_experience": 1}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, _) = mesh
+        .get(
+            &format!("/coach/profile/{}", "00000000-0000-0000-0000-000000000000"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "the gateway still answers");
+}

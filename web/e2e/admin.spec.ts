@@ -41,7 +41,7 @@ async function statValue(page: Page, label: string) {
 test.describe('an admin manages a user from creation to deletion', () => {
   test('create, find, edit, no changes, delete; the counts follow', async ({ page, request, baseURL }) => {
     const credentials = adminCredentials(baseURL ?? '');
-    test.skip(!credentials, 'no admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD');
+    if (!credentials) throw new Error('no admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD, or run through deploy/test.sh');
     const login = await request.post('/api/auth/login', { data: credentials });
     expect(login.status(), await login.text()).toBe(200);
     const admin = { ...((await login.json()) as { token: string; user: User }), password: credentials!.password } satisfies Session;

@@ -8,6 +8,7 @@ import { toast } from 'sonner';
 import useSWR, { useSWRConfig } from 'swr';
 import { paths } from '@/config/paths';
 import {
+  ApiError,
   SESSION_EXPIRED_EVENT,
   api,
   clearToken,
@@ -99,8 +100,11 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     shouldRetryOnError: false,
-    // SPEC 4: a failed current-user fetch removes the token silently.
-    onError: endSession,
+    // SPEC 4: a failed current-user fetch removes the token silently. Only a refusal by the
+    // server counts: a request cut off by a reload or a dropped network says nothing about it.
+    onError: (error) => {
+      if (error instanceof ApiError) endSession();
+    },
   });
 
   // A 401 anywhere means the stored token stopped working (logged out elsewhere, role changed).

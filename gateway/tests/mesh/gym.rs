@@ -11,15 +11,15 @@ use crate::{
 };
 
 /// A gym with a profile, one location, one court and one availability; all of it, by id.
-struct Court {
-    gym: User,
-    location_id: String,
-    court_id: String,
-    availability_id: String,
-    date: String,
+pub struct Court {
+    pub gym: User,
+    pub location_id: String,
+    pub court_id: String,
+    pub availability_id: String,
+    pub date: String,
 }
 
-async fn gym_with_court_time(mesh: &Mesh, gym_name: &str) -> Court {
+pub async fn gym_with_court_time(mesh: &Mesh, gym_name: &str) -> Court {
     let gym = user(mesh, "gym", &format!("{gym_name} Owner")).await;
     let token = Some(gym.token.as_str());
     let (status, profile) = mesh

@@ -143,7 +143,7 @@ timed_up() { # timed_up LABEL [ENV=VALUE...]: prints seconds from up.sh's start 
 ensure_database "$DB_NAME" fresh >/dev/null
 log "starting the bench mesh on $BASE_URL with a fresh database $DB_NAME (up.sh, SKIP_BUILD=1)"
 startup_fresh="$(timed_up fresh)"
-ok "all processes healthy ${startup_fresh} s after up.sh started (fresh database, migrations included)"
+ok "all processes healthy ${startup_fresh} s after up.sh started (empty database: migrations run)"
 
 # ---- seed -----------------------------------------------------------------------------------
 log "seeding (deploy/bench/seed.py)"

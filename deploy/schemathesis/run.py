@@ -87,6 +87,17 @@ def sign_in(api: str, email: str, password: str) -> str:
     return answer["token"]
 
 
+def throwaway_admin(api: str, seeded_token: str) -> str:
+    """A second admin for the fuzzer, so nothing it does can lock the seeded admin out."""
+    email = f"st-admin-{uuid.uuid4().hex[:10]}@courtside.test"
+    password = "Schemathesis-" + uuid.uuid4().hex[:12]
+    body = {"email": email, "password": password, "full_name": "Schemathesis Admin", "role": "admin"}
+    status, answer = call("POST", f"{api}/admin/users", body, token=seeded_token)
+    if status != 201:
+        sys.exit(f"creating the fuzzing admin answered {status}: {answer!r:.300}")
+    return sign_in(api, email, password)
+
+
 def main() -> int:
     base_url = os.environ.get("BASE_URL", "http://127.0.0.1:18080").rstrip("/")
     schema_url = f"{base_url}/api/openapi.json"
@@ -102,7 +113,8 @@ def main() -> int:
         if role == "anonymous":
             tokens[role] = None
         elif role == "admin":
-            tokens[role] = sign_in(api, os.environ["ADMIN_EMAIL"], os.environ["ADMIN_PASSWORD"])
+            seeded = sign_in(api, os.environ["ADMIN_EMAIL"], os.environ["ADMIN_PASSWORD"])
+            tokens[role] = throwaway_admin(api, seeded)
         else:
             tokens[role] = sign_up(api, role)
 
@@ -114,6 +126,7 @@ def main() -> int:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
 
     common = [
+        "--config-file", str(HERE / "schemathesis.toml"),
         "run", schema_url,
         "--url", api,
         "--checks", os.environ.get("ST_CHECKS", "not_a_server_error,response_schema_conformance,error_has_detail"),
@@ -132,6 +145,11 @@ def main() -> int:
         if token:
             # Signing out would revoke the very token the rest of the run uses.
             cmd += ["-H", f"Authorization: Bearer {token}", "--exclude-path-regex", r"/auth/logout$"]
+        if role == "admin":
+            # The fuzzer learns the admin's own id from GET /admin/users; a password it then sets
+            # through PUT /admin/users/{id} ends its own session (by design) and the rest of the
+            # run would be 401s. That route's rules are covered by the mesh tests instead.
+            cmd += ["--exclude-operation-id", "update_user"]
         print(f"\n=== schemathesis as {role} ===", flush=True)
         started = time.monotonic()
         rc = subprocess.call(cmd, env=env, cwd=report_dir)

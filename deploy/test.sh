@@ -148,8 +148,19 @@ stage_static() {
   run "$TOOLS_VENV/bin/python" deploy/check_consistency.py
 }
 
+# drop_test_databases: each Rust test makes a database of its own (t_<crate>_<uuid>) and leaves it;
+# drop what earlier runs left, so they never pile up on a shared PostgreSQL.
+drop_test_databases() {
+  local name
+  step "dropping databases earlier test runs left (t_*)"
+  psql_admin -tAc "select datname from pg_database where datname like 't\_%'" | while read -r name; do
+    if [[ -n "$name" ]]; then PGOPTIONS=--client-min-messages=warning psql_admin -qc "drop database if exists \"$name\" with (force)" >/dev/null; fi
+  done
+}
+
 stage_rust() {
   ensure_databases_for_tests
+  drop_test_databases
   if cargo nextest --version >/dev/null 2>&1; then
     run cargo nextest run --workspace --no-fail-fast
   else

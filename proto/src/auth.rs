@@ -4,7 +4,12 @@
 //! Tokens are EdDSA (Ed25519) JWTs. Verification pins the algorithm, requires `exp`, `nbf`, `iss`
 //! and `aud`, and allows no leeway.
 
-use std::{fmt, str::FromStr, sync::Arc};
+use std::{
+    collections::HashMap,
+    fmt,
+    str::FromStr,
+    sync::{Arc, Mutex},
+};
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
@@ -149,11 +154,49 @@ impl TokenSigner {
     }
 }
 
-/// Verifies tokens with the public key. Cheap to clone.
+/// Verifies tokens with the public key. Cheap to clone; clones share one [`Verified`] memory.
 #[derive(Clone)]
 pub struct TokenVerifier {
     key: Arc<DecodingKey>,
     validation: Arc<Validation>,
+    verified: Arc<Verified>,
+}
+
+/// How many verified tokens a process remembers before it starts again from none.
+const VERIFIED_CAPACITY: usize = 4096;
+
+/// Tokens whose signature and claims were checked, by their exact text. A client sends the same
+/// token with every request, and checking its Ed25519 signature again each time (in the gateway
+/// and again in the service) was most of what a cheap read cost. A remembered token is still
+/// refused from the second its `exp` passes; revocation is not this memory's business (the
+/// gateway checks it on every request).
+#[derive(Default)]
+struct Verified(Mutex<HashMap<Box<str>, Claims>>);
+
+impl Verified {
+    fn get(&self, token: &str) -> Option<Claims> {
+        self.0.lock().ok()?.get(token).cloned()
+    }
+
+    fn remember(&self, token: &str, claims: &Claims) {
+        if let Ok(mut verified) = self.0.lock() {
+            if verified.len() >= VERIFIED_CAPACITY {
+                verified.clear();
+            }
+            verified.insert(token.into(), claims.clone());
+        }
+    }
+}
+
+/// The time claims of an already verified token, at `now` (Unix seconds), with no leeway.
+fn still_valid(claims: Claims, now: i64) -> Result<Claims, TokenError> {
+    if claims.exp < now {
+        Err(TokenError::Expired)
+    } else if claims.nbf > now {
+        Err(TokenError::Invalid)
+    } else {
+        Ok(claims)
+    }
 }
 
 impl TokenVerifier {
@@ -170,17 +213,24 @@ impl TokenVerifier {
         Ok(Self {
             key: Arc::new(DecodingKey::from_ed_pem(pem)?),
             validation: Arc::new(validation),
+            verified: Arc::default(),
         })
     }
 
-    /// Checks signature, algorithm, `exp`, `nbf`, `iss` and `aud`.
+    /// Checks signature, algorithm, `exp`, `nbf`, `iss` and `aud` (the signature only once per
+    /// token: see [`Verified`]).
     pub fn verify(&self, token: &str) -> Result<Claims, TokenError> {
-        jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation)
+        if let Some(claims) = self.verified.get(token) {
+            return still_valid(claims, now_secs());
+        }
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation)
             .map(|d| d.claims)
             .map_err(|e| match e.kind() {
                 jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
                 _ => TokenError::Invalid,
-            })
+            })?;
+        self.verified.remember(token, &claims);
+        Ok(claims)
     }
 }
 
@@ -306,6 +356,63 @@ mod tests {
         // {"alg":"none","typ":"JWT"}
         let forged = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.");
         assert!(verifier.verify(&forged).is_err());
+    }
+
+    /// A token signed by `signer` with `exp` of our choosing.
+    fn token_expiring(signer: &TokenSigner, exp: i64) -> String {
+        let (_, mut claims) = signer.issue(Uuid::new_v4(), Role::Client, 0).unwrap();
+        claims.nbf = exp - 60;
+        claims.iat = exp - 60;
+        claims.exp = exp;
+        jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &signer.key).unwrap()
+    }
+
+    #[test]
+    fn a_remembered_token_is_refused_once_it_expires() {
+        let (signer, verifier) = pair();
+        let exp = now_secs() + 1;
+        let token = token_expiring(&signer, exp);
+        assert!(verifier.verify(&token).is_ok());
+        assert!(
+            verifier.verify(&token).is_ok(),
+            "the second check comes from memory"
+        );
+        while now_secs() <= exp {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(matches!(verifier.verify(&token), Err(TokenError::Expired)));
+    }
+
+    #[test]
+    fn remembering_one_token_never_admits_a_tampered_copy() {
+        let (signer, verifier) = pair();
+        let (token, _) = signer.issue(Uuid::new_v4(), Role::Client, 0).unwrap();
+        assert!(verifier.verify(&token).is_ok());
+        let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
+        // The same signature over a payload that claims admin.
+        let (_, mut claims) = signer.issue(Uuid::new_v4(), Role::Admin, 0).unwrap();
+        claims.jti = Uuid::new_v4();
+        let forged = jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &signer.key).unwrap();
+        parts[1] = forged.split('.').nth(1).unwrap().to_owned();
+        assert!(matches!(
+            verifier.verify(&parts.join(".")),
+            Err(TokenError::Invalid)
+        ));
+    }
+
+    #[test]
+    fn the_memory_is_bounded() {
+        let (signer, _) = pair();
+        let (_, claims) = signer.issue(Uuid::new_v4(), Role::Client, 0).unwrap();
+        let verified = Verified::default();
+        for n in 0..VERIFIED_CAPACITY + 10 {
+            verified.remember(&format!("token-{n}"), &claims);
+        }
+        let remembered = verified.0.lock().unwrap().len();
+        assert!(
+            (1..=VERIFIED_CAPACITY).contains(&remembered),
+            "{remembered} remembered"
+        );
     }
 
     #[test]

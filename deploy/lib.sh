@@ -443,7 +443,8 @@ events {
 http {
     include $mime_types;
     default_type application/octet-stream;
-    access_log $LOG_DIR/nginx-access.log;
+    # Buffered: one write per 64 KB or per second rather than one per request.
+    access_log $LOG_DIR/nginx-access.log combined buffer=64k flush=1s;
     sendfile on;
     tcp_nopush on;
     keepalive_timeout 65;

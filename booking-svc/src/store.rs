@@ -214,17 +214,23 @@ pub async fn count_bookings(db: impl PgExecutor<'_>, user_id: Option<Uuid>) -> R
 /// without any included.
 pub async fn weekly_counts(db: impl PgExecutor<'_>) -> Result<Vec<(NaiveDate, i64)>, Error> {
     Ok(sqlx::query_as::<_, (NaiveDate, i64)>(
+        // One range scan of the created_at index, grouped by week, then the empty weeks filled in.
         "with week as (
              select (date_trunc('week', now() at time zone 'utc') - make_interval(weeks => n))::date
                     as week_start
              from generate_series(0, 11) as n
+         ),
+         counted as (
+             select date_trunc('week', created_at at time zone 'utc')::date as week_start,
+                    count(*) as bookings
+             from booking.booking
+             where created_at >= (date_trunc('week', now() at time zone 'utc') - interval '11 weeks')
+                                 at time zone 'utc'
+             group by 1
          )
-         select week.week_start, count(b.booking_id)
+         select week.week_start, coalesce(counted.bookings, 0)
          from week
-         left join booking.booking b
-           on b.created_at >= week.week_start::timestamp at time zone 'utc'
-          and b.created_at < (week.week_start + 7)::timestamp at time zone 'utc'
-         group by week.week_start
+         left join counted using (week_start)
          order by week.week_start",
     )
     .fetch_all(db)

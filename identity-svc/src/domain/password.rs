@@ -1,82 +1,249 @@
-//! Password hashing with argon2id at OWASP's parameters (19 MiB, 2 iterations, 1 lane), off the
-//! async threads and bounded by a semaphore so a login storm cannot starve everything else.
+//! Password hashing with argon2id at OWASP's parameters (19 MiB, 2 iterations, 1 lane).
+//!
+//! A hash is the costliest thing Courtside does (about 20 ms of one core and 19 MiB of memory),
+//! so hashing runs on a fixed set of dedicated threads, one per core, and each thread reuses one
+//! block of argon2 memory for its whole life:
+//!
+//! - memory stays flat under any load (a fresh 19 MiB per hash, freed into the allocator of
+//!   whichever pool thread ran it, left a copy behind in every thread's arena);
+//! - the async threads never wait on a hash, and at most one hash per core is in progress: the
+//!   others queue, and one whose caller has gone (its deadline passed) is dropped unhashed;
+//! - the threads run at a lower scheduling priority, so during a login storm everyone else's
+//!   cheap requests are served first and sign-ins take the cores' remaining time.
 
-use std::sync::Arc;
-
-use argon2::{
-    Algorithm, Argon2, Params, Version,
-    password_hash::{PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng},
+use std::{
+    sync::{Arc, Mutex, mpsc},
+    thread,
 };
-use tokio::sync::Semaphore;
+
+use anyhow::Context;
+use argon2::{
+    Algorithm, Argon2, Block, Params, Version,
+    password_hash::{self, Output, ParamsString, SaltString, rand_core::OsRng},
+};
+use thread_priority::{ThreadPriority, ThreadPriorityValue};
+use tokio::sync::oneshot;
 
 /// A PHC-format argon2id hash string.
 #[derive(Clone, Debug)]
 pub struct PasswordHash(pub String);
 
-/// Hashes and verifies passwords on the blocking pool, at most `permits` at a time.
-#[derive(Clone)]
-pub struct Hasher {
-    permits: Arc<Semaphore>,
-    /// A real hash of a random password: verifying an unknown email's login against it costs
-    /// the same time as a wrong password for a known one.
-    dummy: PasswordHash,
+/// OWASP's first argon2id configuration: m = 19 MiB, t = 2, p = 1.
+fn owasp() -> Params {
+    Params::new(19 * 1024, 2, 1, None).expect("OWASP argon2id parameters are valid")
 }
 
-fn argon2() -> Argon2<'static> {
-    let params = Params::new(19 * 1024, 2, 1, None).expect("OWASP argon2id parameters are valid");
+fn argon2(params: Params) -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-fn hash_blocking(password: &str) -> PasswordHash {
-    let salt = SaltString::generate(&mut OsRng);
-    let hash = argon2()
-        .hash_password(password.as_bytes(), &salt)
-        .expect("argon2id hashing cannot fail");
-    PasswordHash(hash.to_string())
-}
+/// A job for a hashing thread: runs with the thread's memory.
+type Job = Box<dyn FnOnce(&mut [Block]) + Send>;
 
-fn verify_blocking(password: &str, hash: &PasswordHash) -> bool {
-    argon2::PasswordHash::new(&hash.0)
-        .is_ok_and(|parsed| argon2().verify_password(password.as_bytes(), &parsed).is_ok())
+/// Hashes and verifies passwords on dedicated threads; cheap to clone.
+#[derive(Clone)]
+pub struct Hasher {
+    jobs: mpsc::Sender<Job>,
+    /// A real hash of a random password: verifying an unknown email's login against it costs
+    /// the same time as a wrong password for a known one.
+    dummy: Arc<PasswordHash>,
 }
 
 impl Hasher {
-    pub fn new(permits: usize) -> Self {
-        let dummy = hash_blocking(&uuid::Uuid::new_v4().to_string());
-        Self {
-            permits: Arc::new(Semaphore::new(permits.max(1))),
-            dummy,
+    /// Starts `threads` hashing threads (at least one), each holding its argon2 memory.
+    pub async fn start(threads: usize) -> anyhow::Result<Self> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for n in 0..threads.max(1) {
+            let queue = Arc::clone(&queue);
+            thread::Builder::new()
+                .name(format!("argon2-{n}"))
+                .spawn(move || work(&queue))
+                .context("starting a password hashing thread")?;
         }
+        let mut hasher = Self {
+            jobs,
+            dummy: Arc::new(PasswordHash(String::new())),
+        };
+        hasher.dummy = Arc::new(hasher.hash(&uuid::Uuid::new_v4().to_string()).await?);
+        Ok(hasher)
+    }
+
+    /// Runs `f` on a hashing thread once one is free.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut [Block]) -> T + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let (reply, answer) = oneshot::channel();
+        let job: Job = Box::new(move |memory| {
+            // The caller gave up while this waited in the queue: nobody needs the answer.
+            if !reply.is_closed() {
+                let _ = reply.send(f(memory));
+            }
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| anyhow::anyhow!("the password hashing threads have stopped"))?;
+        answer.await.context("a password hashing thread stopped mid-job")
     }
 
     pub async fn hash(&self, password: &str) -> anyhow::Result<PasswordHash> {
-        let _permit = self.permits.acquire().await?;
         let password = password.to_owned();
-        Ok(tokio::task::spawn_blocking(move || hash_blocking(&password)).await?)
+        self.run(move |memory| hash_with(password.as_bytes(), memory))
+            .await?
     }
 
     /// Verifies `password` against `hash`, or against the dummy hash when there is none.
     pub async fn verify(&self, password: &str, hash: Option<&PasswordHash>) -> anyhow::Result<bool> {
-        let _permit = self.permits.acquire().await?;
         let password = password.to_owned();
         let known = hash.is_some();
-        let hash = hash.cloned().unwrap_or_else(|| self.dummy.clone());
-        let ok = tokio::task::spawn_blocking(move || verify_blocking(&password, &hash)).await?;
+        let hash = hash.cloned().unwrap_or_else(|| PasswordHash::clone(&self.dummy));
+        let ok = self
+            .run(move |memory| verify_with(password.as_bytes(), &hash.0, memory))
+            .await?;
         Ok(ok && known)
     }
 }
 
+/// A hashing thread: takes jobs until the last [`Hasher`] is dropped.
+fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
+    lower_priority();
+    let mut memory = vec![Block::default(); owasp().block_count()];
+    loop {
+        // The lock is held only while waiting for the next job, never while hashing.
+        let job = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => return,
+        };
+        match job {
+            Ok(job) => job(&mut memory),
+            Err(mpsc::RecvError) => return,
+        }
+    }
+}
+
+/// Nice 10 for the calling thread (crossplatform priority 22 of 0..=99 maps to it under Linux's
+/// normal scheduling): it still gets every idle cycle, but yields to the service's other threads
+/// (and the rest of the machine) when they have work.
+fn lower_priority() {
+    let lowered = ThreadPriorityValue::try_from(22u8)
+        .map_err(|_| thread_priority::Error::Priority("22 is a valid priority"))
+        .and_then(|value| thread_priority::set_current_thread_priority(ThreadPriority::Crossplatform(value)));
+    if let Err(error) = lowered {
+        tracing::warn!(?error, "hashing threads keep the normal priority");
+    }
+}
+
+fn hash_with(password: &[u8], memory: &mut [Block]) -> anyhow::Result<PasswordHash> {
+    let params = owasp();
+    let salt = SaltString::generate(&mut OsRng);
+    let mut salt_bytes = [0u8; 64];
+    let salt_bytes = salt.decode_b64(&mut salt_bytes)?;
+    let mut out = [0u8; 32];
+    argon2(params.clone()).hash_password_into_with_memory(
+        password,
+        salt_bytes,
+        &mut out,
+        &mut memory[..params.block_count()],
+    )?;
+    let phc = password_hash::PasswordHash {
+        algorithm: argon2::ARGON2ID_IDENT,
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(&params)?,
+        salt: Some(salt.as_salt()),
+        hash: Some(Output::new(&out)?),
+    };
+    Ok(PasswordHash(phc.to_string()))
+}
+
+/// Whether `password` matches the PHC string `phc`; a hash made with larger parameters than the
+/// thread's memory holds gets memory of its own.
+fn verify_with(password: &[u8], phc: &str, memory: &mut [Block]) -> bool {
+    let Ok(parsed) = password_hash::PasswordHash::new(phc) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+        return false;
+    };
+    let Ok(params) = Params::try_from(&parsed) else {
+        return false;
+    };
+    if parsed.algorithm != argon2::ARGON2ID_IDENT || parsed.version != Some(Version::V0x13.into()) {
+        return false;
+    }
+    let mut salt_bytes = [0u8; 64];
+    let Ok(salt_bytes) = salt.decode_b64(&mut salt_bytes) else {
+        return false;
+    };
+    let mut own;
+    let blocks = params.block_count();
+    let memory = if blocks <= memory.len() {
+        &mut memory[..blocks]
+    } else {
+        own = vec![Block::default(); blocks];
+        &mut own[..]
+    };
+    let mut out = vec![0u8; expected.len()];
+    argon2(params)
+        .hash_password_into_with_memory(password, salt_bytes, &mut out, memory)
+        .is_ok()
+        // Output's equality is constant-time.
+        && Output::new(&out).is_ok_and(|out| out == expected)
+}
+
 #[cfg(test)]
 mod tests {
+    use argon2::{PasswordHasher, PasswordVerifier};
+
     use super::*;
 
     #[tokio::test]
     async fn a_password_verifies_against_its_own_hash_only() {
-        let hasher = Hasher::new(2);
+        let hasher = Hasher::start(2).await.unwrap();
         let hash = hasher.hash("s3cret!").await.unwrap();
         assert!(hash.0.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
         assert!(hasher.verify("s3cret!", Some(&hash)).await.unwrap());
         assert!(!hasher.verify("wrong", Some(&hash)).await.unwrap());
         assert!(!hasher.verify("s3cret!", None).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn hashes_agree_with_the_reference_implementation_both_ways() {
+        let hasher = Hasher::start(1).await.unwrap();
+        // Ours verifies with the argon2 crate's own PHC verifier...
+        let ours = hasher.hash("correct horse").await.unwrap();
+        let parsed = password_hash::PasswordHash::new(&ours.0).unwrap();
+        assert!(argon2(owasp()).verify_password(b"correct horse", &parsed).is_ok());
+        // ...and one it made (as earlier releases stored them) verifies with ours.
+        let salt = SaltString::generate(&mut OsRng);
+        let theirs = argon2(owasp())
+            .hash_password(b"battery staple", &salt)
+            .unwrap()
+            .to_string();
+        let theirs = PasswordHash(theirs);
+        assert!(hasher.verify("battery staple", Some(&theirs)).await.unwrap());
+        assert!(!hasher.verify("battery stapler", Some(&theirs)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_hash_with_more_memory_than_the_threads_hold_still_verifies() {
+        let hasher = Hasher::start(1).await.unwrap();
+        let params = Params::new(24 * 1024, 1, 1, None).unwrap();
+        let salt = SaltString::generate(&mut OsRng);
+        let bigger = argon2(params).hash_password(b"pw", &salt).unwrap().to_string();
+        assert!(hasher.verify("pw", Some(&PasswordHash(bigger))).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn garbage_in_place_of_a_hash_never_verifies() {
+        let hasher = Hasher::start(1).await.unwrap();
+        for phc in ["", "not a hash", "$argon2i$v=19$m=16,t=2,p=1$c2FsdHNhbHQ$aGFzaA"] {
+            assert!(
+                !hasher
+                    .verify("pw", Some(&PasswordHash(phc.into())))
+                    .await
+                    .unwrap()
+            );
+        }
     }
 }

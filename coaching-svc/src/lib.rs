@@ -20,7 +20,9 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     coaching::v1::coaching_server::CoachingServer,
-    server::{GrpcMetricsLayer, ReadyCheck},
+    redis_link::RedisLink,
+    server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
+    stamps::{self, Stamp},
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
@@ -35,13 +37,23 @@ pub struct Server {
     service: grpc::CoachingService,
     verifier: TokenVerifier,
     redis: redis::Client,
+    /// Renewed after every change this service makes ([`proto::stamps`]).
+    stamp: Stamp,
     stream: String,
 }
+
+/// How long an RPC may wait to renew the change stamp.
+const STAMP_WRITE_LIMIT: Duration = Duration::from_millis(100);
 
 /// Connects to PostgreSQL, applies the migrations, loads the gazetteer and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let stamp = Stamp::new(
+        RedisLink::new(&config.redis_url, STAMP_WRITE_LIMIT).context("REDIS_URL")?,
+        &config.redis_namespace,
+        stamps::Context::Coaching,
+    );
     let db = connect(&config.database_url).await?;
     sqlx::migrate!()
         .run(&db)
@@ -61,6 +73,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         service: grpc::CoachingService { db, gazetteer },
         verifier,
         redis,
+        stamp,
         stream: proto::events::stream_key(&config.redis_namespace),
     })
 }
@@ -101,6 +114,8 @@ impl Server {
     /// Serves until `shutdown` resolves, then drains in-flight calls and stops consuming events.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
+        // What gateways remember may predate changes made while this replica was down.
+        self.stamp.renew().await;
         let (reporter, health) = proto::server::health_reporter();
         reporter
             .set_serving::<CoachingServer<grpc::CoachingService>>()
@@ -124,12 +139,16 @@ impl Server {
             shutdown.clone(),
         ));
 
-        let db = self.service.db.clone();
+        let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
         let (redis, stream) = (self.redis, self.stream);
         let consumer = tokio::spawn(async move {
             proto::events::consume(redis, &stream, events::GROUP, &consumer_name(), move |envelope| {
-                let db = db.clone();
-                async move { events::apply(&db, envelope).await }
+                let (db, stamp) = (db.clone(), stamp.clone());
+                async move {
+                    let applied = events::apply(&db, envelope).await;
+                    stamp.renew().await;
+                    applied
+                }
             })
             .await;
         });
@@ -137,6 +156,7 @@ impl Server {
         let served = tonic::transport::Server::builder()
             .trace_fn(proto::telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
+            .layer(RenewStampLayer(self.stamp.clone()))
             .add_service(health)
             .add_service(CoachingServer::with_interceptor(
                 self.service,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use proto::{auth::Claims, identity::v1::CheckTokenRequest};
 
-use crate::{error::ApiError, extract::Session, state::AppState};
+use crate::{error::ApiError, extract::Session, memo::Stamps, redis_store::TokenState, state::AppState};
 
 const ENDED: &str = "Your session has ended. Please sign in again.";
 
@@ -17,34 +17,45 @@ pub async fn session(state: &AppState, token: &str) -> Result<Session, ApiError>
         .verifier
         .verify(token)
         .map_err(|e| ApiError::unauthorized(capitalise(&e.to_string())))?;
-    ensure_not_revoked(state, &claims).await?;
+    let stamps = ensure_not_revoked(state, &claims).await?;
     Ok(Session {
         caller: (&claims).into(),
         token: Arc::from(token),
+        stamps: Arc::new(stamps),
     })
 }
 
-async fn ensure_not_revoked(state: &AppState, claims: &Claims) -> Result<(), ApiError> {
+/// Refuses a revoked token; returns the change stamps read in the same Redis round trip.
+async fn ensure_not_revoked(state: &AppState, claims: &Claims) -> Result<Stamps, ApiError> {
     let user_id = claims.sub.to_string();
     let jti = claims.jti.to_string();
-    let (version, revoked) = match state.redis.token_state(&user_id, &jti).await {
-        Ok((_, true)) => return Err(ApiError::unauthorized(ENDED)),
-        Ok((Some(version), false)) => (Some(version), false),
-        Ok((None, false)) => {
+    let (version, revoked, stamps) = match state.redis.token_state(&user_id, &jti).await {
+        Ok(TokenState { revoked: true, .. }) => return Err(ApiError::unauthorized(ENDED)),
+        Ok(TokenState {
+            version: Some(version),
+            stamps,
+            ..
+        }) => (Some(version), false, stamps),
+        Ok(TokenState {
+            version: None,
+            stamps,
+            ..
+        }) => {
             let (version, revoked) = ask_identity(state, &user_id, &jti).await?;
             if let Some(version) = version {
                 let _ = state.redis.cache_token_version(&user_id, version).await;
             }
-            (version, revoked)
+            (version, revoked, stamps)
         }
         Err(down) => {
             tracing::warn!(error = %down, "revocation cache unavailable; asking identity-svc");
-            ask_identity(state, &user_id, &jti).await?
+            let (version, revoked) = ask_identity(state, &user_id, &jti).await?;
+            (version, revoked, Stamps::default())
         }
     };
     match version {
         _ if revoked => Err(ApiError::unauthorized(ENDED)),
-        Some(v) if v == claims.ver => Ok(()),
+        Some(v) if v == claims.ver => Ok(stamps),
         Some(v) if v < 0 => Err(ApiError::unauthorized("This account no longer exists.")),
         None => Err(ApiError::unauthorized("This account no longer exists.")),
         Some(_) => Err(ApiError::unauthorized(

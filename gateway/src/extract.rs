@@ -13,7 +13,7 @@ use serde::de::{
     Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor, value::MapAccessDeserializer,
 };
 
-use crate::error::ApiError;
+use crate::{error::ApiError, memo::Stamps};
 
 /// A JSON object body. Malformed JSON, any other JSON value and wrong types are 400, a wrong
 /// media type 415, a body over the limit 413.
@@ -148,6 +148,8 @@ where
 pub struct Session {
     pub caller: Caller,
     pub token: Arc<str>,
+    /// The change stamps read with the token's state (unknown when Redis was not reachable).
+    pub stamps: Arc<Stamps>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Session {
@@ -184,6 +186,21 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
         Ok(ClientIp(
             forwarded.or(peer).unwrap_or_else(|| "unknown".to_owned()),
         ))
+    }
+}
+
+/// The one path parameter of a route, as text: the owning service validates it (a malformed id is
+/// its 400 "x must be a UUID"). A path that cannot be decoded is a 400 with a detail too.
+pub(crate) struct PathId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PathId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(id)| PathId(id))
+            .map_err(|e| ApiError::bad_request(format!("Invalid path: {}", e.body_text())))
     }
 }
 

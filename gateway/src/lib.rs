@@ -6,6 +6,7 @@ mod auth;
 mod config;
 mod error;
 mod extract;
+mod memo;
 mod observe;
 mod openapi;
 mod redis_store;

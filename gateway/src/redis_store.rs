@@ -1,75 +1,101 @@
-//! The gateway's use of Redis: token revocation lookups and the shared rate-limit counters.
+//! The gateway's use of Redis: token revocation lookups, the change stamps that say whether what
+//! the gateway remembers is current ([`proto::stamps`]), and the shared rate-limit counters.
 //!
 //! Redis is a cache and a counter here, never the truth: every operation has a short timeout,
 //! and when Redis is down the caller falls back (revocation asks identity-svc; rate limits fail
 //! open and say so in the log).
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
-use redis::{AsyncCommands, aio::ConnectionManager};
-use tokio::sync::OnceCell;
+use proto::{
+    redis_link::{RedisDown, RedisLink},
+    stamps::{self, Context},
+};
+use redis::AsyncCommands;
+
+use crate::memo::Stamps;
 
 /// How long any Redis operation may take before it counts as Redis being down.
 const OP_TIMEOUT: Duration = Duration::from_millis(150);
 
 #[derive(Clone)]
 pub struct RedisStore {
-    client: redis::Client,
-    manager: Arc<OnceCell<ConnectionManager>>,
+    link: RedisLink,
     pub namespace: String,
 }
 
-#[derive(Debug, thiserror::Error)]
-#[error("redis unavailable: {0}")]
-pub struct RedisDown(String);
+/// What Redis says about a signed-in request: the user's cached token version (`-1` once
+/// deleted), whether the token was logged out, and the change stamps.
+pub struct TokenState {
+    pub version: Option<i64>,
+    pub revoked: bool,
+    pub stamps: Stamps,
+}
 
 impl RedisStore {
     pub fn new(url: &str, namespace: String) -> anyhow::Result<Self> {
         Ok(Self {
-            client: redis::Client::open(url)?,
-            manager: Arc::new(OnceCell::new()),
+            link: RedisLink::new(url, OP_TIMEOUT)?,
             namespace,
         })
     }
 
-    async fn conn(&self) -> Result<ConnectionManager, RedisDown> {
-        let config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(OP_TIMEOUT)
-            .set_response_timeout(OP_TIMEOUT)
-            .set_number_of_retries(1);
-        let manager = tokio::time::timeout(
-            OP_TIMEOUT * 2,
-            self.manager
-                .get_or_try_init(|| ConnectionManager::new_with_config(self.client.clone(), config)),
-        )
-        .await
-        .map_err(|_| RedisDown("connect timed out".into()))?
-        .map_err(|e| RedisDown(e.to_string()))?;
-        Ok(manager.clone())
-    }
-
     async fn run<T, F, Fut>(&self, op: F) -> Result<T, RedisDown>
     where
-        F: FnOnce(ConnectionManager) -> Fut,
+        F: FnOnce(redis::aio::ConnectionManager) -> Fut,
         Fut: Future<Output = redis::RedisResult<T>>,
     {
-        let conn = self.conn().await?;
-        tokio::time::timeout(OP_TIMEOUT, op(conn))
-            .await
-            .map_err(|_| RedisDown("timed out".into()))?
-            .map_err(|e| RedisDown(e.to_string()))
+        self.link.run(op).await
     }
 
     fn key(&self, parts: &str) -> String {
         format!("{}:{parts}", self.namespace)
     }
 
-    /// The cached token version of a user (`-1` once deleted) and whether `jti` was revoked.
-    pub async fn token_state(&self, user_id: &str, jti: &str) -> Result<(Option<i64>, bool), RedisDown> {
-        let keys = [self.key(&format!("tv:{user_id}")), self.key(&format!("rv:{jti}"))];
-        let (version, revoked): (Option<i64>, Option<String>) =
-            self.run(|mut c| async move { c.mget(&keys).await }).await?;
-        Ok((version, revoked.is_some()))
+    /// The token's state and the change stamps, in one round trip.
+    pub async fn token_state(&self, user_id: &str, jti: &str) -> Result<TokenState, RedisDown> {
+        let mut keys = vec![self.key(&format!("tv:{user_id}")), self.key(&format!("rv:{jti}"))];
+        keys.extend(Context::ALL.map(|c| stamps::key(&self.namespace, c)));
+        let values: Vec<Option<String>> = self.run(|mut c| async move { c.mget(&keys).await }).await?;
+        let [version, revoked, coaching, gym, names] = <[Option<String>; 5]>::try_from(values)
+            .map_err(|v| RedisDown::Unexpected(format!("MGET of 5 keys answered {} values", v.len())))?;
+        let version = version
+            .map(|v| v.parse::<i64>())
+            .transpose()
+            .map_err(|e| RedisDown::Unexpected(format!("a token version that is not a number: {e}")))?;
+        let stamps = Stamps::new([coaching, gym, names]);
+        self.restore_missing(&stamps).await;
+        Ok(TokenState {
+            version,
+            revoked: revoked.is_some(),
+            stamps,
+        })
+    }
+
+    /// The change stamps alone, for public routes.
+    pub async fn stamps(&self) -> Result<Stamps, RedisDown> {
+        let keys = Context::ALL.map(|c| stamps::key(&self.namespace, c));
+        let values: [Option<String>; 3] = self
+            .run(|mut c| async move {
+                let (coaching, gym, names) = c.mget(&keys).await?;
+                Ok([coaching, gym, names])
+            })
+            .await?;
+        let stamps = Stamps::new(values);
+        self.restore_missing(&stamps).await;
+        Ok(stamps)
+    }
+
+    /// Sets a fresh value where a stamp is missing (Redis restarted empty), only if still
+    /// missing: safe whenever it happens, since what is rendered after it reflects every change
+    /// committed before it. The request at hand goes without memory; the next ones have it.
+    async fn restore_missing(&self, stamps: &Stamps) {
+        for context in stamps.missing() {
+            let key = stamps::key(&self.namespace, context);
+            let _ = self
+                .run(|mut c| async move { c.set_nx::<_, _, ()>(key, stamps::fresh()).await })
+                .await;
+        }
     }
 
     /// Caches a user's token version for a day, only if nothing is cached: identity-svc writes

@@ -1,11 +1,14 @@
 //! What every handler shares: one lazily connected channel per service, the token verifier, the
 //! Redis handle and the configuration. Cheap to clone.
 
-use std::{future::Future, ops::Deref, sync::Arc, time::Duration};
+use std::{collections::HashMap, future::Future, ops::Deref, sync::Arc, time::Duration};
 
 use proto::{
-    booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient,
-    gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient,
+    booking::v1::booking_client::BookingClient,
+    coaching::v1::coaching_client::CoachingClient,
+    gym::v1::gym_client::GymClient,
+    identity::v1::{GetUsersRequest, identity_client::IdentityClient},
+    stamps::Context,
 };
 use rand::Rng;
 use tonic::transport::{Channel, Endpoint};
@@ -14,6 +17,7 @@ use crate::{
     config::Config,
     error::{ApiError, upstream},
     extract::Session,
+    memo::Memo,
     redis_store::RedisStore,
 };
 
@@ -30,6 +34,8 @@ pub struct Inner {
     /// The channels again, by service name, for readiness checks.
     pub channels: Vec<(&'static str, Channel)>,
     pub redis: RedisStore,
+    /// Answers and names remembered under their change stamps.
+    pub memo: Memo,
 }
 
 impl Deref for AppState {
@@ -70,6 +76,7 @@ impl AppState {
                 ("gym", gym),
             ],
             redis,
+            memo: Memo::default(),
             config,
         })))
     }
@@ -86,6 +93,46 @@ impl AppState {
         }
         request
     }
+}
+
+/// Full names by user id: those remembered under the current names stamp, the rest from
+/// identity-svc in ONE call; ids it does not know are absent.
+pub async fn names(
+    state: &AppState,
+    session: Option<&Session>,
+    ids: impl IntoIterator<Item = String>,
+) -> Result<HashMap<String, String>, ApiError> {
+    let mut user_ids: Vec<String> = ids.into_iter().collect();
+    user_ids.sort_unstable();
+    user_ids.dedup();
+    let mut found = HashMap::with_capacity(user_ids.len());
+    let stamp = session.and_then(|s| s.stamps.of(&[Context::Names]));
+    if let Some(stamp) = &stamp {
+        state.memo.recall_names(stamp, &mut user_ids, &mut found);
+    }
+    if user_ids.is_empty() {
+        return Ok(found);
+    }
+    let message = GetUsersRequest { user_ids };
+    let reply = crate::read!(state, identity.get_users, session, message).await?;
+    let read: HashMap<String, String> = reply
+        .users
+        .into_iter()
+        .map(|u| (u.user_id, u.full_name))
+        .collect();
+    if let Some(stamp) = &stamp {
+        state.memo.remember_names(stamp, &read);
+    }
+    found.extend(read);
+    Ok(found)
+}
+
+/// Shown where a record names a user whose account no longer exists.
+pub const DELETED_USER: &str = "Deleted user";
+
+/// A required message field of a service reply.
+pub fn present<T>(service: &'static str, value: Option<T>) -> Result<T, ApiError> {
+    value.ok_or_else(|| ApiError::internal(format_args!("{service} reply without its record")))
 }
 
 /// Calls an idempotent read, retrying once after a short random pause when the service was

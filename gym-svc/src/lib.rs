@@ -23,7 +23,9 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     gym::v1::gym_server::GymServer,
-    server::{GrpcMetricsLayer, ReadyCheck},
+    redis_link::RedisLink,
+    server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
+    stamps::{self, Stamp},
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
@@ -38,13 +40,23 @@ pub struct Server {
     service: grpc::GymService,
     verifier: TokenVerifier,
     redis: redis::Client,
+    /// Renewed after every change this service makes ([`proto::stamps`]).
+    stamp: Stamp,
     redis_namespace: String,
 }
+
+/// How long an RPC may wait to renew the change stamp.
+const STAMP_WRITE_LIMIT: Duration = Duration::from_millis(100);
 
 /// Connects to PostgreSQL, applies the migrations and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let stamp = Stamp::new(
+        RedisLink::new(&config.redis_url, STAMP_WRITE_LIMIT).context("REDIS_URL")?,
+        &config.redis_namespace,
+        stamps::Context::Gym,
+    );
     let db = connect(&config.database_url).await?;
     sqlx::migrate!()
         .run(&db)
@@ -62,6 +74,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         service: grpc::GymService { db },
         verifier,
         redis,
+        stamp,
         redis_namespace: config.redis_namespace,
     })
 }
@@ -101,6 +114,8 @@ impl Server {
     /// Serves until `shutdown` resolves, then drains in-flight calls and stops consuming events.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
+        // What gateways remember may predate changes made while this replica was down.
+        self.stamp.renew().await;
         let (reporter, health) = proto::server::health_reporter();
         reporter.set_serving::<GymServer<grpc::GymService>>().await;
 
@@ -122,12 +137,16 @@ impl Server {
             shutdown.clone(),
         ));
 
-        let db = self.service.db.clone();
+        let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
         let stream = proto::events::stream_key(&self.redis_namespace);
         let consumer = tokio::spawn(async move {
             proto::events::consume(self.redis, &stream, "gym-svc", &consumer_name(), |envelope| {
-                let db = db.clone();
-                async move { events::apply(&db, envelope).await }
+                let (db, stamp) = (db.clone(), stamp.clone());
+                async move {
+                    let applied = events::apply(&db, envelope).await;
+                    stamp.renew().await;
+                    applied
+                }
             })
             .await;
         });
@@ -135,6 +154,7 @@ impl Server {
         let served = tonic::transport::Server::builder()
             .trace_fn(proto::telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
+            .layer(RenewStampLayer(self.stamp.clone()))
             .add_service(health)
             .add_service(GymServer::with_interceptor(
                 self.service,

@@ -10,7 +10,6 @@ mod domain;
 mod error;
 mod grpc;
 mod outbox;
-mod redis_link;
 mod revocation;
 mod store;
 
@@ -21,7 +20,9 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, Role, TokenSigner, TokenVerifier},
     identity::v1::identity_server::IdentityServer,
+    redis_link::RedisLink,
     server::{GrpcMetricsLayer, ReadyCheck},
+    stamps::{self, Stamp},
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
@@ -54,19 +55,20 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 
     let relay = outbox::Relay::new(
         db.clone(),
-        redis_link::RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
+        RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
         proto::events::stream_key(&config.redis_namespace),
     );
+    let link = RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?;
     let service = grpc::IdentityService {
         db,
-        hasher: domain::Hasher::new(num_cpus()),
+        hasher: domain::Hasher::start(num_cpus()).await?,
         signer,
-        revocations: revocation::Revocations::new(
-            redis_link::RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?,
-            config.redis_namespace.clone(),
-        ),
+        revocations: revocation::Revocations::new(link.clone(), config.redis_namespace.clone()),
         outbox_wake: relay.waker(),
+        names_stamp: Stamp::new(link, &config.redis_namespace, stamps::Context::Names),
     };
+    // Names may have changed while this replica was down.
+    service.names_stamp.renew().await;
     if let Some(admin) = &config.admin {
         seed_admin(&service, admin).await?;
     }

@@ -15,12 +15,15 @@ use std::{
     time::{Duration, Instant},
 };
 
-use proto::events::{Envelope, publish};
+use proto::{
+    events::{Envelope, publish},
+    redis_link::RedisLink,
+};
 use sqlx::PgPool;
 use tokio::sync::Notify;
 use uuid::Uuid;
 
-use crate::{error::Error, redis_link::RedisLink, store};
+use crate::{error::Error, store};
 
 /// How often the outbox is looked at without being woken.
 const POLL: Duration = Duration::from_secs(1);
@@ -46,7 +49,7 @@ enum RelayError {
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error("redis: {0}")]
-    Redis(#[from] crate::redis_link::RedisDown),
+    Redis(#[from] proto::redis_link::RedisDown),
 }
 
 impl Relay {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-use crate::redis_link::RedisLink;
+use proto::redis_link::RedisLink;
 
 /// How long an RPC may wait for a cache write.
 pub const WRITE_LIMIT: Duration = Duration::from_millis(100);

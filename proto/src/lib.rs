@@ -9,8 +9,10 @@
 pub mod auth;
 pub mod config;
 pub mod events;
+pub mod redis_link;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod stamps;
 pub mod status;
 pub mod telemetry;
 

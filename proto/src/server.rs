@@ -139,5 +139,58 @@ where
     }
 }
 
+/// A tower layer that renews a context's change [`Stamp`](crate::stamps::Stamp) after every RPC
+/// that is not a read ([`is_read`](crate::stamps::is_read)), before the answer leaves, so a
+/// client that saw its change succeed never reads the old data from a gateway's memory. A failed
+/// RPC renews it too: a needless renewal costs a gateway one fresh read, a missed one costs
+/// correctness.
+#[derive(Clone)]
+pub struct RenewStampLayer(pub crate::stamps::Stamp);
+
+impl<S> tower::Layer<S> for RenewStampLayer {
+    type Service = RenewStamp<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        RenewStamp {
+            inner,
+            stamp: self.0.clone(),
+        }
+    }
+}
+
+/// See [`RenewStampLayer`].
+#[derive(Clone)]
+pub struct RenewStamp<S> {
+    inner: S,
+    stamp: crate::stamps::Stamp,
+}
+
+impl<S, B, RB> tower::Service<http::Request<B>> for RenewStamp<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<RB>> + Send,
+    S::Future: Send + 'static,
+    S::Error: Send,
+    RB: Send,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let stamp = (!crate::stamps::is_read(request.uri().path())).then(|| self.stamp.clone());
+        let future = self.inner.call(request);
+        Box::pin(async move {
+            let result = future.await;
+            if let Some(stamp) = stamp {
+                stamp.renew().await;
+            }
+            result
+        })
+    }
+}
+
 /// A gRPC health reporter and its service, for `grpc.health.v1`.
 pub use tonic_health::server::{HealthReporter, health_reporter};

@@ -17,12 +17,11 @@ use super::{
     ADMIN, Route,
     auth::{User, user},
     client::ClientProfile,
-    coaching::PathId,
     route,
 };
 use crate::{
     error::{ApiError, ErrorBody},
-    extract::{Json, Session},
+    extract::{Json, PathId, Session},
     state::{AppState, write},
 };
 

@@ -8,15 +8,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::routes;
 
-use super::{
-    CLIENT, CLIENT_OR_COACH, COACH, Route,
-    coaching::{DELETED_USER, PathId, names, present},
-    route,
-};
+use super::{CLIENT, CLIENT_OR_COACH, COACH, Route, route};
 use crate::{
     error::ApiError,
-    extract::{Json, Session},
-    state::{AppState, write},
+    extract::{Json, PathId, Session},
+    state::{AppState, DELETED_USER, names, present, write},
 };
 
 pub fn routes() -> Vec<Route> {

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::routes;
 
-use super::{Access, CLIENT, Route, coaching::PathId, route};
+use super::{Access, CLIENT, Route, route};
 use crate::{
     error::{ApiError, ErrorBody},
-    extract::{Json, Session},
+    extract::{Json, PathId, Session},
     state::{AppState, write},
     uploads,
 };

@@ -1,18 +1,13 @@
 //! Coaching routes: coach profiles, coach locations, availability slots, the public directory and
 //! its searches, and geocoding of a typed place. Coach names come from identity-svc in one
 //! batched `GetUsers` call per response.
-//!
-//! Also home to two small helpers the booking and gym routes share: [`PathId`] (a path parameter
-//! whose rejection is a JSON 400) and [`names`] (the one batched name lookup).
-
-use std::collections::HashMap;
 
 use axum::{
-    extract::{FromRequestParts, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts},
+    extract::State,
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use proto::{coaching::v1 as pb, identity::v1 as identity_pb};
+use proto::{coaching::v1 as pb, stamps::Context};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::routes;
@@ -20,8 +15,9 @@ use utoipa_axum::routes;
 use super::{Access, COACH, Route, route};
 use crate::{
     error::ApiError,
-    extract::{Json, Query, Session},
-    state::{AppState, write},
+    extract::{Json, PathId, Query, Session},
+    memo::{Rendered, json_response},
+    state::{AppState, DELETED_USER, names, present, write},
 };
 
 pub fn routes() -> Vec<Route> {
@@ -44,50 +40,6 @@ pub fn routes() -> Vec<Route> {
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
-
-/// The one path parameter of a route, as text: the owning service validates it (a malformed id is
-/// its 400 "x must be a UUID"). A path that cannot be decoded is a 400 with a detail too.
-pub(crate) struct PathId(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for PathId {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Path::<String>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Path(id)| PathId(id))
-            .map_err(|e| ApiError::bad_request(format!("Invalid path: {}", e.body_text())))
-    }
-}
-
-/// Full names by user id, from identity-svc in ONE call; ids it does not know are absent.
-pub(crate) async fn names(
-    state: &AppState,
-    session: Option<&Session>,
-    ids: impl IntoIterator<Item = String>,
-) -> Result<HashMap<String, String>, ApiError> {
-    let mut user_ids: Vec<String> = ids.into_iter().collect();
-    user_ids.sort_unstable();
-    user_ids.dedup();
-    if user_ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let message = identity_pb::GetUsersRequest { user_ids };
-    let reply = crate::read!(state, identity.get_users, session, message).await?;
-    Ok(reply
-        .users
-        .into_iter()
-        .map(|u| (u.user_id, u.full_name))
-        .collect())
-}
-
-/// Shown where a record names a user whose account no longer exists.
-pub(crate) const DELETED_USER: &str = "Deleted user";
-
-/// A required message field of a service reply.
-pub(crate) fn present<T>(service: &'static str, value: Option<T>) -> Result<T, ApiError> {
-    value.ok_or_else(|| ApiError::internal(format_args!("{service} reply without its record")))
-}
 
 /// An optional text input: blank means absent.
 fn blank_is_none(value: Option<String>) -> Option<String> {
@@ -163,41 +115,106 @@ async fn with_names(
                     ("Cache-Control" = String, description = "no-cache: revalidate every time"))),
         (status = 304, description = "Unchanged since the ETag given in If-None-Match")))]
 async fn list_coaches(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let reply = crate::read!(state, coaching.list_coaches, None, pb::ListCoachesRequest {}).await?;
-    let listings = with_names(&state, None, reply.coaches).await?;
-    // The body, not the service's `version`, is hashed: names live in identity-svc and change
-    // without the coaching version changing.
-    let body = serde_json::to_vec(&listings).map_err(ApiError::internal)?;
-    let tag = etag(&body);
+    // Read before rendering: what is rendered then reflects every change made before the stamps.
+    let stamp = match state.redis.stamps().await {
+        Ok(stamps) => stamps.of(&[Context::Coaching, Context::Names]),
+        Err(down) => {
+            tracing::warn!(error = %down, "change stamps unavailable; rendering the directory afresh");
+            None
+        }
+    };
+    let remembered = stamp
+        .as_deref()
+        .and_then(|stamp| state.memo.get(DIRECTORY, "", stamp));
+    let directory = match remembered {
+        Some(directory) => directory,
+        None => {
+            let directory = render_directory(&state).await?;
+            if let Some(stamp) = stamp {
+                state.memo.put(DIRECTORY, "", stamp, directory.clone());
+            }
+            directory
+        }
+    };
+    let etag = directory
+        .etag
+        .clone()
+        .ok_or_else(|| ApiError::internal("directory rendered without its ETag"))?;
     let cache = [
         (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        (
-            header::ETAG,
-            HeaderValue::from_str(&tag).map_err(ApiError::internal)?,
-        ),
+        (header::ETAG, etag),
+        (header::VARY, HeaderValue::from_static("Accept-Encoding")),
     ];
-    if if_none_match(&headers, &tag) {
+    if if_none_match(&headers, &directory) {
         return Ok((StatusCode::NOT_MODIFIED, cache).into_response());
     }
-    Ok((
-        StatusCode::OK,
-        cache,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-        body,
-    )
-        .into_response())
+    match directory.gzip.filter(|_| accepts_gzip(&headers)) {
+        Some(gzip) => Ok((
+            cache,
+            [(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"))],
+            json_response(gzip),
+        )
+            .into_response()),
+        None => Ok((cache, json_response(directory.json)).into_response()),
+    }
 }
 
-/// A strong ETag of `body`: 64-bit FNV-1a and the length. Stable across replicas and releases.
+/// The directory's key in the gateway's memory.
+const DIRECTORY: &str = "directory";
+
+/// The directory as JSON, gzipped once, with its ETag.
+async fn render_directory(state: &AppState) -> Result<Rendered, ApiError> {
+    let reply = crate::read!(state, coaching.list_coaches, None, pb::ListCoachesRequest {}).await?;
+    let listings = with_names(state, None, reply.coaches).await?;
+    let json = serde_json::to_vec(&listings).map_err(ApiError::internal)?;
+    let gzip = gzip(&json).map_err(ApiError::internal)?;
+    Ok(Rendered {
+        etag: Some(HeaderValue::from_str(&etag(&json)).map_err(ApiError::internal)?),
+        json: json.into(),
+        gzip: Some(gzip.into()),
+    })
+}
+
+/// A weak ETag of `body` (weak: one validator for the plain and the gzipped answer): 64-bit
+/// FNV-1a and the length, stable across replicas and releases. The body is hashed, not the
+/// stamps, so two replicas agree and a change that alters nothing keeps the tag.
 fn etag(body: &[u8]) -> String {
     let hash = body.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    format!("\"{hash:016x}-{:x}\"", body.len())
+    format!("W/\"{hash:016x}-{:x}\"", body.len())
 }
 
-/// Whether `If-None-Match` names `tag` (weak comparison, as RFC 9110 asks for this header).
-fn if_none_match(headers: &HeaderMap, tag: &str) -> bool {
+fn gzip(body: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut encoder =
+        flate2::write::GzEncoder::new(Vec::with_capacity(body.len() / 4), flate2::Compression::new(6));
+    encoder.write_all(body)?;
+    encoder.finish()
+}
+
+/// Whether the client takes gzip (`Accept-Encoding: gzip`, not with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| p.replace(' ', "").eq_ignore_ascii_case("q=0"));
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// Whether `If-None-Match` names the directory's tag (weak comparison, as RFC 9110 asks for
+/// this header).
+fn if_none_match(headers: &HeaderMap, directory: &Rendered) -> bool {
+    let Some(tag) = directory.etag.as_ref().and_then(|t| t.to_str().ok()) else {
+        return false;
+    };
+    let tag = tag.trim_start_matches("W/");
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -406,19 +423,25 @@ async fn get_profile(
     State(state): State<AppState>,
     session: Session,
     PathId(coach_id): PathId,
-) -> Result<axum::Json<CoachProfile>, ApiError> {
-    let message = pb::GetCoachProfileRequest {
-        coach_id: coach_id.clone(),
-    };
-    let (profile, users) = tokio::join!(
-        crate::read!(state, coaching.get_coach_profile, Some(&session), message),
-        names(&state, Some(&session), [coach_id.clone()]),
-    );
-    let profile = present("coaching", profile?.profile)?;
-    let coach_name = users?
-        .remove(&profile.coach_id)
-        .ok_or_else(|| ApiError::not_found("This coach no longer exists."))?;
-    Ok(axum::Json(CoachProfile::new(profile, coach_name)))
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Coaching, Context::Names]);
+    state
+        .memo
+        .json("coach-profile", &coach_id, stamp, async {
+            let message = pb::GetCoachProfileRequest {
+                coach_id: coach_id.clone(),
+            };
+            let (profile, users) = tokio::join!(
+                crate::read!(state, coaching.get_coach_profile, Some(&session), message),
+                names(&state, Some(&session), [coach_id.clone()]),
+            );
+            let profile = present("coaching", profile?.profile)?;
+            let coach_name = users?
+                .remove(&profile.coach_id)
+                .ok_or_else(|| ApiError::not_found("This coach no longer exists."))?;
+            Ok(CoachProfile::new(profile, coach_name))
+        })
+        .await
 }
 
 /// Create the signed-in coach's profile.
@@ -576,12 +599,22 @@ async fn coach_locations(
     State(state): State<AppState>,
     session: Session,
     PathId(coach_id): PathId,
-) -> Result<axum::Json<Vec<Location>>, ApiError> {
-    let message = pb::ListCoachLocationsRequest { coach_id };
-    let reply = crate::read!(state, coaching.list_coach_locations, Some(&session), message).await?;
-    Ok(axum::Json(
-        reply.locations.into_iter().map(Location::from).collect(),
-    ))
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Coaching]);
+    state
+        .memo
+        .json("coach-locations", &coach_id, stamp, async {
+            let message = pb::ListCoachLocationsRequest {
+                coach_id: coach_id.clone(),
+            };
+            let reply = crate::read!(state, coaching.list_coach_locations, Some(&session), message).await?;
+            Ok(reply
+                .locations
+                .into_iter()
+                .map(Location::from)
+                .collect::<Vec<_>>())
+        })
+        .await
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -650,10 +683,18 @@ async fn coach_slots(
     State(state): State<AppState>,
     session: Session,
     PathId(coach_id): PathId,
-) -> Result<axum::Json<Vec<Slot>>, ApiError> {
-    let message = pb::ListCoachSlotsRequest { coach_id };
-    let reply = crate::read!(state, coaching.list_coach_slots, Some(&session), message).await?;
-    Ok(axum::Json(reply.slots.into_iter().map(Slot::from).collect()))
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Coaching]);
+    state
+        .memo
+        .json("coach-slots", &coach_id, stamp, async {
+            let message = pb::ListCoachSlotsRequest {
+                coach_id: coach_id.clone(),
+            };
+            let reply = crate::read!(state, coaching.list_coach_slots, Some(&session), message).await?;
+            Ok(reply.slots.into_iter().map(Slot::from).collect::<Vec<_>>())
+        })
+        .await
 }
 
 /// Add an availability slot for the signed-in coach.
@@ -709,27 +750,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_etag_changes_with_the_body_and_is_quoted() {
+    fn the_etag_changes_with_the_body_and_is_a_quoted_weak_tag() {
         let a = etag(br#"[{"coach_name":"Ann"}]"#);
         let b = etag(br#"[{"coach_name":"Anne"}]"#);
         assert_ne!(a, b);
-        assert!(a.starts_with('"') && a.ends_with('"'));
+        assert!(a.starts_with("W/\"") && a.ends_with('"'));
         assert_eq!(a, etag(br#"[{"coach_name":"Ann"}]"#));
     }
 
     #[test]
-    fn if_none_match_accepts_lists_weak_tags_and_star() {
+    fn if_none_match_accepts_lists_weak_and_strong_forms_and_star() {
         let tag = etag(b"[]");
+        let directory = Rendered {
+            json: "[]".into(),
+            gzip: None,
+            etag: Some(HeaderValue::from_str(&tag).unwrap()),
+        };
         let with = |value: &str| {
             let mut headers = HeaderMap::new();
             headers.insert(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
-            if_none_match(&headers, &tag)
+            if_none_match(&headers, &directory)
         };
+        let strong = tag.trim_start_matches("W/");
         assert!(with(&tag));
-        assert!(with(&format!("\"other\", W/{tag}")));
+        assert!(with(strong));
+        assert!(with(&format!("\"other\", {tag}")));
         assert!(with("*"));
         assert!(!with("\"other\""));
-        assert!(!if_none_match(&HeaderMap::new(), &tag));
+        assert!(!if_none_match(&HeaderMap::new(), &directory));
+    }
+
+    #[test]
+    fn gzip_is_sent_only_to_clients_that_take_it() {
+        let with = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(value).unwrap());
+            accepts_gzip(&headers)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, gzip;q=0.8"));
+        assert!(with("*"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("br, identity"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
     }
 
     #[test]

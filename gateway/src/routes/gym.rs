@@ -3,21 +3,17 @@
 //! reservations come from identity-svc in one batched call; gym, location and court names are
 //! gym-svc's own.
 
-use axum::{extract::State, http::StatusCode};
-use proto::gym::v1 as pb;
+use axum::{extract::State, http::StatusCode, response::Response};
+use proto::{gym::v1 as pb, stamps::Context};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::routes;
 
-use super::{
-    Access, COACH, GYM, Route,
-    coaching::{DELETED_USER, PathId, names, present},
-    route,
-};
+use super::{Access, COACH, GYM, Route, route};
 use crate::{
     error::ApiError,
-    extract::{Json, Session},
-    state::{AppState, write},
+    extract::{Json, PathId, Session},
+    state::{AppState, DELETED_USER, names, present, write},
 };
 
 pub fn routes() -> Vec<Route> {
@@ -290,10 +286,18 @@ async fn list_courts(
     State(state): State<AppState>,
     session: Session,
     PathId(location_id): PathId,
-) -> Result<axum::Json<Vec<Court>>, ApiError> {
-    let message = pb::ListCourtsRequest { location_id };
-    let reply = crate::read!(state, gym.list_courts, Some(&session), message).await?;
-    Ok(axum::Json(reply.courts.into_iter().map(Court::from).collect()))
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Gym]);
+    state
+        .memo
+        .json("location-courts", &location_id, stamp, async {
+            let message = pb::ListCourtsRequest {
+                location_id: location_id.clone(),
+            };
+            let reply = crate::read!(state, gym.list_courts, Some(&session), message).await?;
+            Ok(reply.courts.into_iter().map(Court::from).collect::<Vec<_>>())
+        })
+        .await
 }
 
 /// Add a court at one of the signed-in gym's locations.

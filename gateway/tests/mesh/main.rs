@@ -12,3 +12,4 @@ mod events;
 mod gym;
 mod hostile;
 mod matrix;
+mod memo;

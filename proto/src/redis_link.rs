@@ -14,6 +14,8 @@ pub enum RedisDown {
     TimedOut(Duration),
     #[error("redis: {0}")]
     Failed(#[from] redis::RedisError),
+    #[error("redis answered something unexpected: {0}")]
+    Unexpected(String),
 }
 
 /// One Redis connection (made on first use, re-made by the manager after an outage) with a time
@@ -27,7 +29,7 @@ pub struct RedisLink {
 
 impl RedisLink {
     /// A link to `url`; nothing connects until the first operation.
-    pub fn new(url: &str, limit: Duration) -> anyhow::Result<Self> {
+    pub fn new(url: &str, limit: Duration) -> redis::RedisResult<Self> {
         Ok(Self {
             client: redis::Client::open(url)?,
             manager: Arc::new(OnceCell::new()),

@@ -1,0 +1,272 @@
+//! What the gateway remembers of the answers it rendered, so a read whose data has not changed
+//! costs one Redis round trip (which a signed-in request makes anyway, for revocation) instead of
+//! calls to the services and PostgreSQL.
+//!
+//! Each entry is keyed by what was asked (a route and its id) and stamped with the change stamps
+//! of the contexts its data came from ([`proto::stamps`]): it is served only while those stamps
+//! read the same, and never after [`MAX_AGE`]. Only answers that are the same for every caller
+//! the route admits are remembered; the route's role gate still runs on every request.
+
+use std::{
+    collections::HashMap,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use axum::{
+    body::Bytes,
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
+use proto::stamps::Context;
+use serde::Serialize;
+
+use crate::error::ApiError;
+
+/// The longest an entry is served, even while its stamps hold: it bounds how stale an answer
+/// can be when a service could not renew a stamp (Redis unreachable from it alone).
+pub const MAX_AGE: Duration = Duration::from_secs(60);
+/// How many bytes of answers are remembered before the memory starts again from empty.
+const BUDGET: usize = 8 << 20;
+/// How many user names are remembered before that memory starts again from empty.
+const NAMES_CAPACITY: usize = 50_000;
+
+/// The change stamps read with a request, in [`Context::ALL`] order; `None` where Redis had
+/// none (or could not be asked).
+#[derive(Clone, Debug, Default)]
+pub struct Stamps([Option<String>; 3]);
+
+impl Stamps {
+    pub fn new(values: [Option<String>; 3]) -> Self {
+        Self(values)
+    }
+
+    fn get(&self, context: Context) -> Option<&str> {
+        let index = Context::ALL.iter().position(|c| *c == context)?;
+        self.0[index].as_deref()
+    }
+
+    /// The contexts whose stamp was not there.
+    pub fn missing(&self) -> impl Iterator<Item = Context> + '_ {
+        Context::ALL
+            .into_iter()
+            .zip(&self.0)
+            .filter(|(_, value)| value.is_none())
+            .map(|(context, _)| context)
+    }
+
+    /// The stamps of `contexts` as one value, or `None` when any of them is unknown (then
+    /// nothing may be served from memory or remembered).
+    pub fn of(&self, contexts: &[Context]) -> Option<String> {
+        let values: Option<Vec<&str>> = contexts.iter().map(|c| self.get(*c)).collect();
+        values.map(|v| v.join("."))
+    }
+}
+
+/// An answer as sent: its JSON, and for the large ones their gzip and ETag.
+#[derive(Clone)]
+pub struct Rendered {
+    pub json: Bytes,
+    pub gzip: Option<Bytes>,
+    pub etag: Option<HeaderValue>,
+}
+
+impl Rendered {
+    fn size(&self) -> usize {
+        self.json.len() + self.gzip.as_ref().map_or(0, Bytes::len)
+    }
+}
+
+struct Entry {
+    stamp: String,
+    at: Instant,
+    rendered: Rendered,
+}
+
+#[derive(Default)]
+struct Entries {
+    map: HashMap<String, Entry>,
+    bytes: usize,
+}
+
+/// Remembered answers and user names; one per gateway, shared by all its requests.
+#[derive(Default)]
+pub struct Memo {
+    answers: Mutex<Entries>,
+    names: Mutex<Names>,
+}
+
+/// User names under the names stamp they were read with.
+#[derive(Default)]
+struct Names {
+    stamp: String,
+    by_id: HashMap<String, String>,
+}
+
+fn key(what: &str, id: &str) -> String {
+    format!("{what}/{id}")
+}
+
+impl Memo {
+    /// The answer to `what`/`id`, if remembered under `stamp` less than [`MAX_AGE`] ago.
+    pub fn get(&self, what: &str, id: &str, stamp: &str) -> Option<Rendered> {
+        let answers = self.answers.lock().ok()?;
+        let entry = answers.map.get(&key(what, id))?;
+        (entry.stamp == stamp && entry.at.elapsed() < MAX_AGE).then(|| entry.rendered.clone())
+    }
+
+    /// Remembers the answer to `what`/`id`, rendered after `stamp` was read.
+    pub fn put(&self, what: &str, id: &str, stamp: String, rendered: Rendered) {
+        let Ok(mut answers) = self.answers.lock() else {
+            return;
+        };
+        let size = rendered.size();
+        if answers.bytes + size > BUDGET {
+            answers.map.clear();
+            answers.bytes = 0;
+        }
+        if size > BUDGET {
+            return;
+        }
+        answers.bytes += size;
+        let entry = Entry {
+            stamp,
+            at: Instant::now(),
+            rendered,
+        };
+        if let Some(old) = answers.map.insert(key(what, id), entry) {
+            answers.bytes -= old.rendered.size();
+        }
+    }
+
+    /// The JSON answer to `what`/`id`: from memory while `stamp` holds, otherwise rendered by
+    /// `render` (and remembered when the stamp is known).
+    pub async fn json<T: Serialize>(
+        &self,
+        what: &str,
+        id: &str,
+        stamp: Option<String>,
+        render: impl Future<Output = Result<T, ApiError>>,
+    ) -> Result<Response, ApiError> {
+        if let Some(rendered) = stamp.as_deref().and_then(|s| self.get(what, id, s)) {
+            return Ok(json_response(rendered.json));
+        }
+        let json = Bytes::from(serde_json::to_vec(&render.await?).map_err(ApiError::internal)?);
+        if let Some(stamp) = stamp {
+            let rendered = Rendered {
+                json: json.clone(),
+                gzip: None,
+                etag: None,
+            };
+            self.put(what, id, stamp, rendered);
+        }
+        Ok(json_response(json))
+    }
+
+    /// Moves the names of `ids` known under `stamp` into `found`, leaving in `ids` the ones to ask
+    /// identity-svc for.
+    pub fn recall_names(&self, stamp: &str, ids: &mut Vec<String>, found: &mut HashMap<String, String>) {
+        let Ok(names) = self.names.lock() else {
+            return;
+        };
+        if names.stamp != stamp {
+            return;
+        }
+        ids.retain(|id| match names.by_id.get(id) {
+            Some(name) => {
+                found.insert(id.clone(), name.clone());
+                false
+            }
+            None => true,
+        });
+    }
+
+    /// Remembers names read from identity-svc after `stamp` was read.
+    pub fn remember_names(&self, stamp: &str, read: &HashMap<String, String>) {
+        let Ok(mut names) = self.names.lock() else {
+            return;
+        };
+        if names.stamp != stamp || names.by_id.len() + read.len() > NAMES_CAPACITY {
+            names.by_id.clear();
+            stamp.clone_into(&mut names.stamp);
+        }
+        names
+            .by_id
+            .extend(read.iter().map(|(id, name)| (id.clone(), name.clone())));
+    }
+}
+
+/// A `200 application/json` response of already serialized JSON.
+pub fn json_response(json: Bytes) -> Response {
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        json,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rendered(json: &'static str) -> Rendered {
+        Rendered {
+            json: Bytes::from_static(json.as_bytes()),
+            gzip: None,
+            etag: None,
+        }
+    }
+
+    #[test]
+    fn an_answer_is_served_only_under_the_stamp_it_was_rendered_with() {
+        let memo = Memo::default();
+        memo.put("profile", "c1", "s1".into(), rendered("{\"a\":1}"));
+        assert!(memo.get("profile", "c1", "s1").is_some());
+        assert!(memo.get("profile", "c1", "s2").is_none());
+        assert!(memo.get("profile", "c2", "s1").is_none());
+        assert!(memo.get("slots", "c1", "s1").is_none());
+    }
+
+    #[test]
+    fn the_memory_stays_within_its_budget() {
+        let memo = Memo::default();
+        let big: &'static str = Box::leak("x".repeat(BUDGET / 3).into_boxed_str());
+        for n in 0..10 {
+            memo.put("big", &n.to_string(), "s".into(), rendered(big));
+        }
+        let answers = memo.answers.lock().unwrap();
+        assert!(answers.bytes <= BUDGET, "{} bytes", answers.bytes);
+        assert_eq!(
+            answers.bytes,
+            answers.map.values().map(|e| e.rendered.size()).sum::<usize>()
+        );
+    }
+
+    #[test]
+    fn stamps_of_several_contexts_need_all_of_them() {
+        let stamps = Stamps::new([Some("c".into()), None, Some("n".into())]);
+        assert_eq!(
+            stamps.of(&[Context::Coaching, Context::Names]).as_deref(),
+            Some("c.n")
+        );
+        assert_eq!(stamps.of(&[Context::Gym]), None);
+        assert_eq!(stamps.missing().collect::<Vec<_>>(), vec![Context::Gym]);
+    }
+
+    #[test]
+    fn names_are_forgotten_when_the_names_stamp_changes() {
+        let memo = Memo::default();
+        let read = HashMap::from([("u1".to_owned(), "Ann".to_owned())]);
+        memo.remember_names("n1", &read);
+        let (mut ids, mut found) = (vec!["u1".to_owned(), "u2".to_owned()], HashMap::new());
+        memo.recall_names("n1", &mut ids, &mut found);
+        assert_eq!(
+            (ids, found.get("u1").map(String::as_str)),
+            (vec!["u2".to_owned()], Some("Ann"))
+        );
+
+        let (mut ids, mut found) = (vec!["u1".to_owned()], HashMap::new());
+        memo.recall_names("n2", &mut ids, &mut found);
+        assert_eq!((ids.len(), found.len()), (1, 0));
+    }
+}

@@ -297,10 +297,9 @@ impl Gym for GymService {
     ) -> Result<Response<pb::ListCourtsResponse>, Status> {
         auth::caller(&request)?;
         let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
-        if store::location_gym(&self.db, location_id).await?.is_none() {
-            return Err(Error::NotFound(NO_LOCATION.into()).into());
-        }
-        let courts = store::courts(&self.db, location_id).await?;
+        let courts = store::listed_location_courts(&self.db, location_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_LOCATION.into()))?;
         Ok(Response::new(pb::ListCourtsResponse {
             courts: courts.into_iter().map(Into::into).collect(),
         }))

@@ -277,15 +277,38 @@ pub async fn location_gym(db: impl PgExecutor<'_>, location_id: Uuid) -> Result<
 
 // Courts.
 
-/// A location's courts, oldest first.
-pub async fn courts(db: impl PgExecutor<'_>, location_id: Uuid) -> Result<Vec<CourtRow>, Error> {
-    Ok(sqlx::query_as::<_, CourtRow>(
-        "select court_id, location_id, court_name, court_type from gym.court
-         where location_id = $1 order by created_at, court_id",
+/// A listed location's courts, oldest first, in one statement; `None` when there is no such
+/// location (or it was delisted).
+pub async fn listed_location_courts(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+) -> Result<Option<Vec<CourtRow>>, Error> {
+    let rows = sqlx::query_as::<_, (Option<Uuid>, Option<String>, Option<String>)>(
+        "select c.court_id, c.court_name, c.court_type
+         from gym.gym_location l
+         left join gym.court c on c.location_id = l.location_id
+         where l.location_id = $1 and not l.delisted
+         order by c.created_at, c.court_id",
     )
     .bind(location_id)
     .fetch_all(db)
-    .await?)
+    .await?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    // A location without courts comes back as one row of nulls.
+    Ok(Some(
+        rows.into_iter()
+            .filter_map(|(court_id, court_name, court_type)| {
+                Some(CourtRow {
+                    court_id: court_id?,
+                    location_id,
+                    court_name: court_name?,
+                    court_type: court_type?,
+                })
+            })
+            .collect(),
+    ))
 }
 
 pub async fn insert_court(

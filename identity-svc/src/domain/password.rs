@@ -2,10 +2,11 @@
 //!
 //! A hash is the costliest thing Courtside does (about 20 ms of one core and 19 MiB of memory),
 //! so hashing runs on a fixed set of dedicated threads, one per core, and each thread reuses one
-//! block of argon2 memory for its whole life:
+//! block of argon2 memory for as long as jobs keep coming:
 //!
-//! - memory stays flat under any load (a fresh 19 MiB per hash, freed into the allocator of
-//!   whichever pool thread ran it, left a copy behind in every thread's arena);
+//! - memory stays flat under any load: at most one block per core, given back between bursts
+//!   (allocating 19 MiB per hash on tokio's blocking pool left a copy behind in the malloc arena of
+//!   every pool thread that ever hashed);
 //! - the async threads never wait on a hash, and at most one hash per core is in progress: the
 //!   others queue, and one whose caller has gone (its deadline passed) is dropped unhashed;
 //! - the threads run at a lower scheduling priority, so during a login storm everyone else's
@@ -14,6 +15,7 @@
 use std::{
     sync::{Arc, Mutex, mpsc},
     thread,
+    time::Duration,
 };
 
 use anyhow::Context;
@@ -36,6 +38,9 @@ fn owasp() -> Params {
 fn argon2(params: Params) -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
+
+/// How long a hashing thread keeps its memory without a job.
+const IDLE: Duration = Duration::from_secs(1);
 
 /// A job for a hashing thread: runs with the thread's memory.
 type Job = Box<dyn FnOnce(&mut [Block]) + Send>;
@@ -105,21 +110,37 @@ impl Hasher {
     }
 }
 
-/// A hashing thread: takes jobs until the last [`Hasher`] is dropped.
+/// A hashing thread: takes jobs until the last [`Hasher`] is dropped. It keeps its argon2 memory
+/// while jobs keep coming and gives it back after [`IDLE`] without one, so between sign-in bursts
+/// the service holds only what its other work needs.
 fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
     lower_priority();
-    let mut memory = vec![Block::default(); owasp().block_count()];
+    let mut memory: Option<Vec<Block>> = None;
     loop {
         // The lock is held only while waiting for the next job, never while hashing.
         let job = match queue.lock() {
-            Ok(queue) => queue.recv(),
+            Ok(queue) => queue.recv_timeout(IDLE),
             Err(_) => return,
         };
         match job {
-            Ok(job) => job(&mut memory),
-            Err(mpsc::RecvError) => return,
+            Ok(job) => job(memory.get_or_insert_with(argon2_memory)),
+            Err(mpsc::RecvTimeoutError::Timeout) => memory = None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
     }
+}
+
+/// A hashing thread's argon2 memory: OWASP's 19 MiB of blocks, in an allocation of just over
+/// 32 MiB. glibc serves a request above 32 MiB (its largest mmap threshold) with a mapping of its
+/// own and unmaps it on free, so dropping this really gives the memory back; a 19 MiB request
+/// may instead come from the thread's malloc arena, which keeps it. Only the first 19 MiB are ever
+/// written, so only they are resident.
+fn argon2_memory() -> Vec<Block> {
+    const OWN_MAPPING_BLOCKS: usize = 32 * 1024 + 1;
+    let blocks = owasp().block_count();
+    let mut memory = Vec::with_capacity(blocks.max(OWN_MAPPING_BLOCKS));
+    memory.resize(blocks, Block::default());
+    memory
 }
 
 /// Nice 10 for the calling thread (crossplatform priority 22 of 0..=99 maps to it under Linux's

@@ -11,6 +11,7 @@ use proto::{
     stamps::Context,
 };
 use rand::Rng;
+use tokio::sync::Semaphore;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::{
@@ -20,6 +21,9 @@ use crate::{
     memo::Memo,
     redis_store::RedisStore,
 };
+
+/// How many megabyte-sized reads one gateway serves at a time; more wait their turn.
+const BULK_READS: usize = 2;
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -36,6 +40,8 @@ pub struct Inner {
     pub redis: RedisStore,
     /// Answers and names remembered under their change stamps.
     pub memo: Memo,
+    /// Permits for the reads whose answers are megabytes (every user).
+    pub bulk_reads: Semaphore,
 }
 
 impl Deref for AppState {
@@ -77,6 +83,7 @@ impl AppState {
             ],
             redis,
             memo: Memo::default(),
+            bulk_reads: Semaphore::new(BULK_READS),
             config,
         })))
     }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{extract::State, http::StatusCode};
+use axum::{extract::State, http::StatusCode, response::Response};
 use proto::{booking::v1 as booking, coaching::v1 as coaching, gym::v1 as gym, identity::v1 as pb};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -22,6 +22,7 @@ use super::{
 use crate::{
     error::{ApiError, ErrorBody},
     extract::{Json, PathId, Session},
+    memo::json_response,
     state::{AppState, write},
 };
 
@@ -195,10 +196,10 @@ async fn admin_stats(State(state): State<AppState>, session: Session) -> Result<
 /// Every user.
 #[utoipa::path(get, path = "/admin/users", tag = "admin",
     responses((status = 200, description = "Every user", body = [User])))]
-async fn list_users(
-    State(state): State<AppState>,
-    session: Session,
-) -> Result<axum::Json<Vec<User>>, ApiError> {
+async fn list_users(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
+    // Every user is megabytes at each step (rows, messages, JSON): the permit bounds how many
+    // lists this gateway, and through it identity-svc, holds at once.
+    let _permit = state.bulk_reads.acquire().await.map_err(ApiError::internal)?;
     let reply = crate::read!(
         state,
         identity.list_users,
@@ -206,7 +207,9 @@ async fn list_users(
         pb::ListUsersRequest {}
     )
     .await?;
-    Ok(axum::Json(reply.users.into_iter().map(User::from).collect()))
+    let users: Vec<User> = reply.users.into_iter().map(User::from).collect();
+    let json = serde_json::to_vec(&users).map_err(ApiError::internal)?;
+    Ok(json_response(json.into()))
 }
 
 /// One user with their totals and, for a client, the profile.

@@ -208,10 +208,13 @@ def proc_ticks(pid: int) -> int | None:
         return None
 
 
-def machine_ticks() -> tuple[int, int]:
+def machine_ticks() -> tuple[int, int, int]:
+    """Busy, idle and stolen ticks of the whole machine. Steal is time the hypervisor ran something
+    else while one of this VM's CPUs had work: it counts as busy, but nobody here did it."""
     parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = parts[3] + parts[4]  # idle + iowait
-    return sum(parts[:8]) - idle, idle
+    steal = parts[7] if len(parts) > 7 else 0
+    return sum(parts[:8]) - idle, idle, steal
 
 
 def cpu_snapshot(out: Path, pairs: list[str]) -> None:
@@ -224,9 +227,10 @@ def cpu_snapshot(out: Path, pairs: list[str]) -> None:
             procs.setdefault(name, {})[pid_text] = ticks
             if (peak := status_kb(int(pid_text), "VmHWM")) is not None and name not in ("postgres", "nginx"):
                 hwm[name] = peak
-    busy, idle = machine_ticks()
+    busy, idle, steal = machine_ticks()
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"time": time.time(), "busy": busy, "idle": idle, "procs": procs, "vm_hwm_kb": hwm}))
+    out.write_text(json.dumps({"time": time.time(), "busy": busy, "idle": idle, "steal": steal, "procs": procs,
+                               "vm_hwm_kb": hwm}))
 
 
 def peak_scenarios(raw: Path, rows: list[dict]) -> dict[str, str]:
@@ -262,12 +266,14 @@ def cpu_breakdown(raw: Path, key: str, requests: int) -> dict | None:
     if tool:
         per["load tool"] = (tool["user"] + tool["sys"]) / requests * 1e6
     busy_cores = (after["busy"] - before["busy"]) / hz / elapsed if elapsed else 0.0
+    steal_cores = (after.get("steal", 0) - before.get("steal", 0)) / hz / elapsed if elapsed else 0.0
     ours_cores = sum(per.values()) * requests / 1e6 / elapsed if elapsed else 0.0
     return {
         "us_per_request": {k: round(v, 1) for k, v in per.items()},
         "mesh_us_per_request": round(sum(v for k, v in per.items() if k != "load tool"), 1),
         "machine_busy_cores": round(busy_cores, 2),
-        "other_work_cores": round(max(busy_cores - ours_cores, 0.0), 2),
+        "other_work_cores": round(max(busy_cores - ours_cores - steal_cores, 0.0), 2),
+        "stolen_cores": round(steal_cores, 2),
         "elapsed_s": round(elapsed, 2),
         # If every core did only this (mesh and load tool), at this CPU per request: an estimate of
         # the figure an idle machine would give, since this one is shared.
@@ -408,6 +414,7 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     if cpu_lines:
         print("where the CPU went: microseconds of CPU per answered request, by process; the machine's busy cores")
         print("(\"others\" = cores busy with work outside this bench: other meshes, builds, tests on the machine;")
+        print(" \"stolen\" = cores' worth of time the hypervisor gave to other guests while this one had work;")
         print(" \"max/s idle\" = cores / (mesh + tool CPU per request): the rate if the machine did nothing else)")
         cw = [max(len(h), *(len(l[i]) for l in cpu_lines)) for i, h in enumerate(cpu_head)]
         print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(cpu_head, cw))))
@@ -477,7 +484,8 @@ CPU_COLUMNS = [("nginx", "nginx"), ("gateway", "gateway"), ("identity-svc", "ide
 
 
 def cpu_table(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
-    head = ["scenario", *(label for _, label in CPU_COLUMNS), "mesh", "busy cores", "others", "max/s idle"]
+    head = ["scenario", *(label for _, label in CPU_COLUMNS), "mesh", "busy cores", "others", "stolen",
+            "max/s idle"]
     lines = []
     for r in rows:
         cpu = r.get("cpu")
@@ -486,7 +494,8 @@ def cpu_table(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
         per = cpu["us_per_request"]
         lines.append([r["scenario"], *(f"{per.get(name, 0):.0f}" for name, _ in CPU_COLUMNS),
                       f"{cpu['mesh_us_per_request']:.0f}", f"{cpu['machine_busy_cores']:.2f}",
-                      f"{cpu['other_work_cores']:.2f}", f"{cpu.get('idle_max_rps') or 0:,.0f}"])
+                      f"{cpu['other_work_cores']:.2f}", f"{cpu.get('stolen_cores', 0):.2f}",
+                      f"{cpu.get('idle_max_rps') or 0:,.0f}"])
     return head, lines
 
 

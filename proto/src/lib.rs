@@ -15,6 +15,8 @@ pub mod server;
 pub mod stamps;
 pub mod status;
 pub mod telemetry;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 /// Resolves on SIGTERM or Ctrl-C: the signal every process drains on.
 pub async fn shutdown_signal() {

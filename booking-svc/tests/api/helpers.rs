@@ -8,6 +8,7 @@ use proto::{
     auth::{Role, TokenSigner},
     booking::v1::{self as pb, booking_client::BookingClient},
     coaching::v1::{self as cpb, coaching_client::CoachingClient},
+    testing::StatementCounter,
 };
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use tokio::sync::oneshot;
@@ -30,6 +31,8 @@ pub struct TestApp {
     pub db: PgPool,
     pub redis_namespace: String,
     pub ops_port: u16,
+    /// Counts the statements booking-svc sends PostgreSQL.
+    statements: StatementCounter,
     signer: TokenSigner,
     stops: Vec<oneshot::Sender<()>>,
 }
@@ -134,8 +137,12 @@ impl TestApp {
             format!("http://{closed}")
         };
 
+        let statements = StatementCounter::start("127.0.0.1:5432")
+            .await
+            .expect("the statement counter");
         let booking = booking_svc::build(booking_svc::Config {
-            database_url: database_url.clone(),
+            // Through the counter, so a test can count what booking-svc asks PostgreSQL.
+            database_url: statements.url(&database_url),
             listen_addr: any_port(),
             ops_addr: any_port(),
             jwt_public_key: public,
@@ -165,9 +172,15 @@ impl TestApp {
                 .expect("connect to the test database"),
             redis_namespace,
             ops_port,
+            statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
             stops,
         }
+    }
+
+    /// How many statements booking-svc has sent PostgreSQL so far.
+    pub fn statements_run(&self) -> usize {
+        self.statements.count()
     }
 
     /// A new user with `role` and a valid token.

@@ -79,3 +79,32 @@ async fn gyms_and_admins_have_no_bookings_list() {
         expect_code(app.list(&app.user(role)).await, Code::PermissionDenied);
     }
 }
+
+#[tokio::test]
+async fn a_coachs_500_bookings_come_back_from_one_statement() {
+    let app = TestApp::spawn().await;
+    let coach = app.coach();
+    // 500 bookings by 50 clients on 500 dates, arranged in the database directly.
+    sqlx::query(
+        "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
+                                      start_time, end_time, location_name, status)
+         select gen_random_uuid(), ('00000000-0000-4000-8000-' || lpad((i % 50)::text, 12, '0'))::uuid,
+                $1, gen_random_uuid(), current_date + i, '10:00', '11:00', 'Court ' || i, 'pending'
+         from generate_series(1, 500) i",
+    )
+    .bind(coach.id)
+    .execute(&app.db)
+    .await
+    .unwrap();
+
+    let before = app.statements_run();
+    let bookings = app.list(&coach).await.unwrap();
+
+    assert_eq!(
+        app.statements_run() - before,
+        1,
+        "a coach's list is one statement"
+    );
+    assert_eq!(bookings.len(), 500);
+    assert!(bookings.windows(2).all(|w| w[0].booking_date < w[1].booking_date));
+}

@@ -1,24 +1,15 @@
 //! Starts coaching-svc in-process and offers typed helpers; tests keep their assertions in view.
 
-use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicUsize, Ordering},
-    },
-    time::Duration,
-};
+use std::time::Duration;
 
 use chrono::{Days, Utc};
 use proto::{
     auth::{Role, TokenSigner},
     coaching::v1::{self as pb, coaching_client::CoachingClient},
+    testing::StatementCounter,
 };
 use sqlx::{Connection, Executor, PgConnection, PgPool};
-use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
-    net::{TcpListener, TcpStream},
-    sync::oneshot,
-};
+use tokio::sync::oneshot;
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
@@ -34,7 +25,7 @@ pub struct TestApp {
     /// The test's own database, for seeding and for looking behind the API.
     pub db: PgPool,
     pub redis_namespace: String,
-    statements: Arc<AtomicUsize>,
+    statements: StatementCounter,
     signer: TokenSigner,
     _stop: oneshot::Sender<()>,
 }
@@ -63,16 +54,14 @@ impl TestApp {
     /// and waits until its health service says it is serving.
     pub async fn start() -> TestApp {
         let database_url = fresh_database().await;
-        let statements = Arc::new(AtomicUsize::new(0));
-        let relay = statement_counting_relay(statements.clone()).await;
+        let statements = StatementCounter::start(POSTGRES)
+            .await
+            .expect("the statement counter");
         let redis_namespace = format!("test-coaching-{}", Uuid::new_v4().simple());
         let (private, public) = proto::auth::generate_keypair();
         let server = coaching_svc::build(coaching_svc::Config {
             // Through the relay, so a test can count what the service asks PostgreSQL.
-            database_url: format!(
-                "{}?sslmode=disable",
-                database_url.replace(POSTGRES, &format!("127.0.0.1:{relay}"))
-            ),
+            database_url: statements.url(&database_url),
             listen_addr: ([127, 0, 0, 1], 0).into(),
             ops_addr: ([127, 0, 0, 1], 0).into(),
             jwt_public_key: public,
@@ -121,7 +110,7 @@ impl TestApp {
 
     /// How many statements the service has sent PostgreSQL so far.
     pub fn statements_run(&self) -> usize {
-        self.statements.load(Ordering::SeqCst)
+        self.statements.count()
     }
 
     /// A new user with `role` and a valid token.
@@ -367,55 +356,4 @@ where
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     panic!("never happened: {what}");
-}
-
-/// A TCP relay in front of PostgreSQL that counts the statements passing through it: each
-/// Execute (extended protocol) or Query (simple protocol) message a client sends. Answers its
-/// port. The client must not ask for TLS (`sslmode=disable`), so the messages can be read.
-async fn statement_counting_relay(statements: Arc<AtomicUsize>) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        while let Ok((client, _)) = listener.accept().await {
-            let statements = statements.clone();
-            tokio::spawn(async move {
-                let Ok(server) = TcpStream::connect(POSTGRES).await else {
-                    return;
-                };
-                // Each message goes on at once, as the client sent it (no Nagle delays).
-                let _ = (client.set_nodelay(true), server.set_nodelay(true));
-                let (mut from_client, mut to_client) = client.into_split();
-                let (mut from_server, mut to_server) = server.into_split();
-                tokio::spawn(async move { tokio::io::copy(&mut from_server, &mut to_client).await });
-                let _ = relay_frontend(&mut from_client, &mut to_server, &statements).await;
-            });
-        }
-    });
-    port
-}
-
-/// Forwards the client's side of the protocol, message by message: the untyped startup message,
-/// then typed messages (one type byte, a length that counts itself, the body).
-async fn relay_frontend(
-    from: &mut (impl AsyncReadExt + Unpin),
-    to: &mut (impl AsyncWriteExt + Unpin),
-    statements: &AtomicUsize,
-) -> std::io::Result<()> {
-    let length = from.read_u32().await?;
-    let mut startup = length.to_be_bytes().to_vec();
-    startup.resize(length as usize, 0);
-    from.read_exact(&mut startup[4..]).await?;
-    to.write_all(&startup).await?;
-    loop {
-        let kind = from.read_u8().await?;
-        let length = from.read_u32().await?;
-        let mut message = vec![kind];
-        message.extend_from_slice(&length.to_be_bytes());
-        message.resize(1 + length as usize, 0);
-        from.read_exact(&mut message[5..]).await?;
-        if kind == b'E' || kind == b'Q' {
-            statements.fetch_add(1, Ordering::SeqCst);
-        }
-        to.write_all(&message).await?;
-    }
 }

@@ -12,17 +12,14 @@
 //! - the threads run at a lower scheduling priority, so during a login storm everyone else's
 //!   cheap requests are served first and sign-ins take the cores' remaining time.
 
-use std::{
-    sync::{Arc, Mutex, mpsc},
-    thread,
-    time::Duration,
-};
+use std::{sync::Arc, thread, time::Duration};
 
 use anyhow::Context;
 use argon2::{
     Algorithm, Argon2, Block, Params, Version,
     password_hash::{self, Output, ParamsString, SaltString, rand_core::OsRng},
 };
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use thread_priority::{ThreadPriority, ThreadPriorityValue};
 use tokio::sync::oneshot;
 
@@ -48,7 +45,7 @@ type Job = Box<dyn FnOnce(&mut [Block]) + Send>;
 /// Hashes and verifies passwords on dedicated threads; cheap to clone.
 #[derive(Clone)]
 pub struct Hasher {
-    jobs: mpsc::Sender<Job>,
+    jobs: Sender<Job>,
     /// A real hash of a random password: verifying an unknown email's login against it costs
     /// the same time as a wrong password for a known one.
     dummy: Arc<PasswordHash>,
@@ -57,10 +54,9 @@ pub struct Hasher {
 impl Hasher {
     /// Starts `threads` hashing threads (at least one), each holding its argon2 memory.
     pub async fn start(threads: usize) -> anyhow::Result<Self> {
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let queue = Arc::new(Mutex::new(queue));
+        let (jobs, queue) = crossbeam_channel::unbounded::<Job>();
         for n in 0..threads.max(1) {
-            let queue = Arc::clone(&queue);
+            let queue = queue.clone();
             thread::Builder::new()
                 .name(format!("argon2-{n}"))
                 .spawn(move || work(&queue))
@@ -112,20 +108,16 @@ impl Hasher {
 
 /// A hashing thread: takes jobs until the last [`Hasher`] is dropped. It keeps its argon2 memory
 /// while jobs keep coming and gives it back after [`IDLE`] without one, so between sign-in bursts
-/// the service holds only what its other work needs.
-fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
+/// the service holds only what its other work needs. Every thread waits on the queue itself (it
+/// is multi-consumer), so each one notices its own idleness.
+fn work(queue: &Receiver<Job>) {
     lower_priority();
     let mut memory: Option<Vec<Block>> = None;
     loop {
-        // The lock is held only while waiting for the next job, never while hashing.
-        let job = match queue.lock() {
-            Ok(queue) => queue.recv_timeout(IDLE),
-            Err(_) => return,
-        };
-        match job {
+        match queue.recv_timeout(IDLE) {
             Ok(job) => job(memory.get_or_insert_with(argon2_memory)),
-            Err(mpsc::RecvTimeoutError::Timeout) => memory = None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(RecvTimeoutError::Timeout) => memory = None,
+            Err(RecvTimeoutError::Disconnected) => return,
         }
     }
 }

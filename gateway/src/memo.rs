@@ -9,7 +9,7 @@
 
 use std::{
     collections::HashMap,
-    sync::Mutex,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
@@ -28,6 +28,8 @@ use crate::error::ApiError;
 pub const MAX_AGE: Duration = Duration::from_secs(60);
 /// How many bytes of answers are remembered before the memory starts again from empty.
 const BUDGET: usize = 8 << 20;
+/// How many render locks are kept before they are forgotten.
+const GATES_CAPACITY: usize = 4096;
 /// How many user names are remembered before that memory starts again from empty.
 const NAMES_CAPACITY: usize = 50_000;
 
@@ -94,6 +96,7 @@ struct Entries {
 pub struct Memo {
     answers: Mutex<Entries>,
     names: Mutex<Names>,
+    gates: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// User names under the names stamp they were read with.
@@ -139,8 +142,37 @@ impl Memo {
         }
     }
 
-    /// The JSON answer to `what`/`id`: from memory while `stamp` holds, otherwise rendered by
-    /// `render` (and remembered when the stamp is known).
+    /// The answer to `what`/`id`: from memory while `stamp` holds, otherwise rendered by `render`
+    /// and remembered. One request per key renders at a time: the others wait for it and take what
+    /// it remembered, so an answer going stale under load costs one render, not one per request
+    /// in flight. Without a stamp (Redis unreachable) every request renders.
+    pub async fn get_or_render<Fut>(
+        &self,
+        what: &str,
+        id: &str,
+        stamp: Option<String>,
+        render: impl FnOnce() -> Fut,
+    ) -> Result<Rendered, ApiError>
+    where
+        Fut: Future<Output = Result<Rendered, ApiError>>,
+    {
+        let Some(stamp) = stamp else {
+            return render().await;
+        };
+        if let Some(rendered) = self.get(what, id, &stamp) {
+            return Ok(rendered);
+        }
+        let gate = self.gate(what, id);
+        let _turn = gate.lock().await;
+        if let Some(rendered) = self.get(what, id, &stamp) {
+            return Ok(rendered);
+        }
+        let rendered = render().await?;
+        self.put(what, id, stamp, rendered.clone());
+        Ok(rendered)
+    }
+
+    /// The JSON answer to `what`/`id`, as [`get_or_render`](Self::get_or_render) gives it.
     pub async fn json<T: Serialize>(
         &self,
         what: &str,
@@ -148,19 +180,29 @@ impl Memo {
         stamp: Option<String>,
         render: impl Future<Output = Result<T, ApiError>>,
     ) -> Result<Response, ApiError> {
-        if let Some(rendered) = stamp.as_deref().and_then(|s| self.get(what, id, s)) {
-            return Ok(json_response(rendered.json));
+        let rendered = self
+            .get_or_render(what, id, stamp, || async {
+                let json = serde_json::to_vec(&render.await?).map_err(ApiError::internal)?;
+                Ok(Rendered {
+                    json: json.into(),
+                    gzip: None,
+                    etag: None,
+                })
+            })
+            .await?;
+        Ok(json_response(rendered.json))
+    }
+
+    /// The lock that lets one request at a time render `what`/`id`.
+    fn gate(&self, what: &str, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let Ok(mut gates) = self.gates.lock() else {
+            return Arc::default();
+        };
+        // Forgetting gates in use is harmless: at worst two requests render one answer.
+        if gates.len() >= GATES_CAPACITY {
+            gates.clear();
         }
-        let json = Bytes::from(serde_json::to_vec(&render.await?).map_err(ApiError::internal)?);
-        if let Some(stamp) = stamp {
-            let rendered = Rendered {
-                json: json.clone(),
-                gzip: None,
-                etag: None,
-            };
-            self.put(what, id, stamp, rendered);
-        }
-        Ok(json_response(json))
+        gates.entry(key(what, id)).or_default().clone()
     }
 
     /// Moves the names of `ids` known under `stamp` into `found`, leaving in `ids` the ones to ask
@@ -225,6 +267,28 @@ mod tests {
         assert!(memo.get("profile", "c1", "s2").is_none());
         assert!(memo.get("profile", "c2", "s1").is_none());
         assert!(memo.get("slots", "c1", "s1").is_none());
+    }
+
+    #[tokio::test]
+    async fn requests_that_miss_together_render_once() {
+        let memo = std::sync::Arc::new(Memo::default());
+        let renders = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let requests = (0..16).map(|_| {
+            let (memo, renders) = (memo.clone(), renders.clone());
+            tokio::spawn(async move {
+                memo.get_or_render("directory", "", Some("s1".into()), || async {
+                    renders.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Ok(rendered("[]"))
+                })
+                .await
+                .map(|r| r.json)
+            })
+        });
+        for answer in futures::future::join_all(requests).await {
+            assert_eq!(answer.unwrap().unwrap(), Bytes::from_static(b"[]"));
+        }
+        assert_eq!(renders.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]

@@ -123,19 +123,10 @@ async fn list_coaches(State(state): State<AppState>, headers: HeaderMap) -> Resu
             None
         }
     };
-    let remembered = stamp
-        .as_deref()
-        .and_then(|stamp| state.memo.get(DIRECTORY, "", stamp));
-    let directory = match remembered {
-        Some(directory) => directory,
-        None => {
-            let directory = render_directory(&state).await?;
-            if let Some(stamp) = stamp {
-                state.memo.put(DIRECTORY, "", stamp, directory.clone());
-            }
-            directory
-        }
-    };
+    let directory = state
+        .memo
+        .get_or_render(DIRECTORY, "", stamp, || render_directory(&state))
+        .await?;
     let etag = directory
         .etag
         .clone()

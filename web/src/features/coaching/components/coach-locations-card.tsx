@@ -19,6 +19,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { createLocation, toCoordinate } from '../api/create-location';
 import { useMyLocations } from '../api/get-my-locations';
+import { courtLabel } from '../utils/slot-labels';
 
 /** "Gym Locations" on the coach dashboard: where this coach trains, and Add Location. */
 export function CoachLocationsCard() {
@@ -60,7 +61,9 @@ export function CoachLocationsCard() {
                   <p className="font-semibold text-navy-900">{location.name}</p>
                   <p className="text-muted-foreground">{location.address}</p>
                   <p className="text-muted-foreground">
-                    {location.city}, {location.state} · Court {location.court_number}
+                    {[`${location.city}, ${location.state}`, courtLabel(location.court_number)]
+                      .filter(Boolean)
+                      .join(' · ')}
                   </p>
                 </div>
               </li>

@@ -1,6 +1,7 @@
 import { MapPin } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { CoachLocation } from '../api/types';
+import { courtLabel } from '../utils/slot-labels';
 
 /** "Training Locations": shown by the page only when the coach has locations. */
 export function TrainingLocationsCard({ locations }: { locations: CoachLocation[] }) {
@@ -18,7 +19,9 @@ export function TrainingLocationsCard({ locations }: { locations: CoachLocation[
               <div className="min-w-0 text-sm">
                 <p className="font-semibold text-navy-900">{location.name}</p>
                 <p className="text-muted-foreground">{location.address}</p>
-                <p className="text-muted-foreground">Court {location.court_number}</p>
+                {courtLabel(location.court_number) && (
+                  <p className="text-muted-foreground">{courtLabel(location.court_number)}</p>
+                )}
               </div>
             </li>
           ))}

@@ -20,6 +20,13 @@ export function slotLocation(slot: AvailabilitySlot, locations: CoachLocation[] 
   return location ? `${location.name} - ${location.court_number}` : 'Location TBD';
 }
 
+/** "Court 2" for a court_number of "2"; one that already says "Court …" as it is; "" for none. */
+export function courtLabel(courtNumber: string | null | undefined): string {
+  const court = (courtNumber ?? '').trim();
+  if (!court) return '';
+  return /^court\b/i.test(court) ? court : `Court ${court}`;
+}
+
 /** Recurring slots by weekday then start; then one-time slots by date then start. */
 export function sortSlots(slots: AvailabilitySlot[]): AvailabilitySlot[] {
   const dayIndex = (day: string | null) =>

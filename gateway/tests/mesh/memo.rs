@@ -7,7 +7,7 @@ use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
 
 use crate::{
-    coaching::{coach_with_slot, next, user},
+    coaching::{User, coach_with_slot, next, user},
     gym::gym_with_court_time,
     helpers::Mesh,
 };
@@ -23,6 +23,31 @@ async fn read_twice(mesh: &Mesh, path: &str, token: &str) -> Value {
         "{path} changed between two reads with no change in between"
     );
     second
+}
+
+/// The coach's profile with a new bio and rate.
+async fn rewrite_profile(mesh: &Mesh, coach: &User, bio: &str, hourly_rate: f64) {
+    let (status, body) = mesh
+        .call(
+            Method::PUT,
+            "/coach/profile",
+            Some(&coach.token),
+            Some(
+                json!({"bio": bio, "specialties": ["Passing"], "hourly_rate": hourly_rate,
+                        "years_experience": 12}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+/// The change stamps this mesh keeps in Redis.
+async fn stamp_keys(mesh: &Mesh, conn: &mut redis::aio::MultiplexedConnection) -> Vec<String> {
+    redis::cmd("KEYS")
+        .arg(format!("{}:stamp:*", mesh.redis_namespace))
+        .query_async(conn)
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -44,18 +69,7 @@ async fn a_remembered_profile_its_locations_and_slots_show_every_change_at_once(
         1
     );
 
-    let (status, body) = mesh
-        .call(
-            Method::PUT,
-            "/coach/profile",
-            Some(&coach.token),
-            Some(
-                json!({"bio": "Rewritten.", "specialties": ["Passing"], "hourly_rate": 95.0,
-                        "years_experience": 12}),
-            ),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    rewrite_profile(&mesh, &coach, "Rewritten.", 95.0).await;
     let (_, seen) = mesh.get(&profile, Some(&reader.token)).await;
     assert_eq!(
         (&seen["bio"], &seen["hourly_rate"]),
@@ -187,11 +201,7 @@ async fn answers_stay_correct_when_redis_loses_the_stamps() {
     // Redis restarted empty, as far as the stamps go.
     let redis = redis::Client::open("redis://127.0.0.1:6379").unwrap();
     let mut conn = redis.get_multiplexed_async_connection().await.unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{}:stamp:*", mesh.redis_namespace))
-        .query_async(&mut conn)
-        .await
-        .unwrap();
+    let keys = stamp_keys(&mesh, &mut conn).await;
     assert_eq!(keys.len(), 3, "one stamp per context: {keys:?}");
     redis::cmd("DEL")
         .arg(&keys)
@@ -199,27 +209,12 @@ async fn answers_stay_correct_when_redis_loses_the_stamps() {
         .await
         .unwrap();
 
-    let (status, body) = mesh
-        .call(
-            Method::PUT,
-            "/coach/profile",
-            Some(&coach.token),
-            Some(
-                json!({"bio": "After the restart.", "specialties": ["Passing"], "hourly_rate": 70.0,
-                        "years_experience": 3}),
-            ),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    rewrite_profile(&mesh, &coach, "After the restart.", 70.0).await;
     assert_eq!(
         read_twice(&mesh, &profile, &reader.token).await["bio"],
         "After the restart."
     );
-    let restored: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{}:stamp:*", mesh.redis_namespace))
-        .query_async(&mut conn)
-        .await
-        .unwrap();
+    let restored = stamp_keys(&mesh, &mut conn).await;
     assert_eq!(restored.len(), 3, "missing stamps are set again: {restored:?}");
 }
 

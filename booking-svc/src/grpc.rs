@@ -10,12 +10,13 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
-    coaching::{self, Coaching},
+    coaching,
     domain::{
         Action, Booking, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, Status as BookingStatus,
         format_time,
     },
     error::Error,
+    slots::Slots,
     store::{self, BookingRow, NewBooking},
 };
 
@@ -23,7 +24,8 @@ use crate::{
 #[derive(Clone)]
 pub struct BookingService {
     pub db: PgPool,
-    pub coaching: Coaching,
+    /// coaching's slots, remembered while they are current.
+    pub slots: Slots,
 }
 
 impl From<BookingRow> for pb::BookingRecord {
@@ -111,7 +113,7 @@ impl booking_server::Booking for BookingService {
         let slot_id = SlotId::parse(&r.slot_id)?;
         let date = BookingDate::parse(&r.booking_date, Utc::now())?;
 
-        let slot = self.coaching.slot(slot_id, authorization).await?;
+        let slot = self.slots.slot(slot_id, authorization).await?;
         slot.check_bookable(coach_id, date)?;
 
         let row = store::insert_booking(

@@ -16,6 +16,7 @@ mod domain;
 mod error;
 mod events;
 mod grpc;
+mod slots;
 mod store;
 
 use std::{future::Future, time::Duration};
@@ -26,7 +27,9 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     booking::v1::booking_server::BookingServer,
+    redis_link::RedisLink,
     server::{GrpcMetricsLayer, ReadyCheck},
+    stamps::{self, Stamp},
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
@@ -36,6 +39,9 @@ pub use config::Config;
 
 /// The consumer group booking-svc reads identity's events in.
 const EVENT_GROUP: &str = "booking-svc";
+
+/// How long reading coaching's change stamp may take before the slot is asked for instead.
+const STAMP_TIMEOUT: Duration = Duration::from_millis(150);
 
 /// A built, bound, not yet serving booking-svc.
 pub struct Server {
@@ -53,6 +59,15 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let coaching = coaching::Coaching::connect_lazy(&config.coaching_url, config.coaching_timeout)?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let slots = slots::Slots::new(
+        coaching,
+        Stamp::new(
+            RedisLink::new(&config.redis_url, STAMP_TIMEOUT).context("REDIS_URL")?,
+            &config.redis_namespace,
+            stamps::Context::Coaching,
+        ),
+    );
+    slots.connect().await;
     let db = connect(&config.database_url).await?;
     sqlx::migrate!()
         .run(&db)
@@ -68,7 +83,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     Ok(Server {
         listener,
         ops_listener,
-        service: grpc::BookingService { db, coaching },
+        service: grpc::BookingService { db, slots },
         verifier,
         redis,
         stream: proto::events::stream_key(&config.redis_namespace),
@@ -159,7 +174,7 @@ struct Readiness {
 fn ops_router(service: &grpc::BookingService) -> Router {
     let readiness = Readiness {
         db: service.db.clone(),
-        coaching: service.coaching.clone(),
+        coaching: service.slots.coaching().clone(),
     };
     let db = service.db.clone();
     let database: ReadyCheck = std::sync::Arc::new(move || {

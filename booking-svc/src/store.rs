@@ -73,7 +73,9 @@ fn is_deadlock(error: &sqlx::Error) -> bool {
 
 /// Inserts a pending booking, or says the slot (or an overlapping time of that coach) is taken.
 pub async fn insert_booking(db: &PgPool, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
-    let booking_id = Uuid::new_v4();
+    // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's index
+    // instead of on a random page of it.
+    let booking_id = Uuid::now_v7();
     let mut attempts = 0;
     loop {
         attempts += 1;

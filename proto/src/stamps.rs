@@ -16,7 +16,7 @@ use std::fmt;
 
 use rand::Rng;
 
-use crate::redis_link::RedisLink;
+use crate::redis_link::{RedisDown, RedisLink};
 
 /// A context whose reads a gateway may remember.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,6 +92,15 @@ impl Stamp {
             tracing::warn!(%error, context = %self.context,
                 "change stamp not renewed; gateways may serve what they remember until it ages out");
         }
+    }
+
+    /// The stamp as it reads now; `None` when it is not set (Redis restarted empty), and then
+    /// nothing may be remembered under it.
+    pub async fn current(&self) -> Result<Option<String>, RedisDown> {
+        let key = self.key.clone();
+        self.link
+            .run(|mut conn| async move { redis::cmd("GET").arg(key).query_async(&mut conn).await })
+            .await
     }
 }
 

@@ -33,6 +33,8 @@ pub struct TestApp {
     pub ops_port: u16,
     /// Counts the statements booking-svc sends PostgreSQL.
     statements: StatementCounter,
+    /// Counts the statements coaching-svc sends PostgreSQL (when it runs).
+    coaching_statements: Option<StatementCounter>,
     signer: TokenSigner,
     stops: Vec<oneshot::Sender<()>>,
 }
@@ -113,10 +115,14 @@ impl TestApp {
         let redis_url = "redis://127.0.0.1:6379".to_owned();
         let (private, public) = proto::auth::generate_keypair();
         let mut stops = Vec::new();
+        let mut coaching_statements = None;
 
         let coaching_url = if with_coaching {
+            let statements = StatementCounter::start("127.0.0.1:5432")
+                .await
+                .expect("the statement counter");
             let coaching = coaching_svc::build(coaching_svc::Config {
-                database_url: database_url.clone(),
+                database_url: statements.url(&database_url),
                 listen_addr: any_port(),
                 ops_addr: any_port(),
                 jwt_public_key: public.clone(),
@@ -127,6 +133,7 @@ impl TestApp {
             .expect("coaching-svc builds");
             let url = format!("http://127.0.0.1:{}", coaching.port());
             run(&mut stops, |rx| coaching.run_until(stopped(rx)));
+            coaching_statements = Some(statements);
             url
         } else {
             // Bound and dropped at once: nothing listens there.
@@ -173,9 +180,34 @@ impl TestApp {
             redis_namespace,
             ops_port,
             statements,
+            coaching_statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
             stops,
         }
+    }
+
+    /// How many statements coaching-svc has sent PostgreSQL so far.
+    pub fn coaching_statements_run(&self) -> usize {
+        self.coaching_statements
+            .as_ref()
+            .expect("coaching-svc was started")
+            .count()
+    }
+
+    /// Replaces coaching's change stamp in Redis, as coaching-svc does after a change.
+    pub async fn renew_coaching_stamp(&self) {
+        let key = proto::stamps::key(&self.redis_namespace, proto::stamps::Context::Coaching);
+        let mut redis = redis::Client::open("redis://127.0.0.1:6379")
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .expect("Redis is up at 127.0.0.1:6379");
+        redis::cmd("SET")
+            .arg(key)
+            .arg(proto::stamps::fresh())
+            .query_async::<()>(&mut redis)
+            .await
+            .unwrap();
     }
 
     /// How many statements booking-svc has sent PostgreSQL so far.

@@ -7,4 +7,5 @@ mod events;
 mod helpers;
 mod list;
 mod ops;
+mod slots;
 mod transitions;

@@ -358,10 +358,9 @@ impl Gym for GymService {
     ) -> Result<Response<pb::ListOpenAvailabilityResponse>, Status> {
         auth::caller(&request)?;
         let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
-        if store::location_gym(&self.db, location_id).await?.is_none() {
-            return Err(Error::NotFound(NO_LOCATION.into()).into());
-        }
-        let rows = store::open_availability(&self.db, location_id, today()).await?;
+        let rows = store::listed_open_availability(&self.db, location_id, today())
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_LOCATION.into()))?;
         Ok(Response::new(pb::ListOpenAvailabilityResponse {
             availability: rows.into_iter().map(Into::into).collect(),
         }))

@@ -384,25 +384,63 @@ pub async fn gym_availability(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<V
     .await?)
 }
 
-/// The court time at a location still open to requests: offered, unreserved, from `today` on.
-pub async fn open_availability(
+/// The court time at a listed location still open to requests (offered, unreserved, from
+/// `today` on), in date and time order, in one statement; `None` when there is no such location
+/// (or it was delisted).
+pub async fn listed_open_availability(
     db: impl PgExecutor<'_>,
     location_id: Uuid,
     today: NaiveDate,
-) -> Result<Vec<AvailabilityRow>, Error> {
-    Ok(sqlx::query_as::<_, AvailabilityRow>(concat!(
-        "with a as (
-             select * from gym.court_availability
-             where not withdrawn and not is_reserved and date >= $2
-         ) ",
-        availability_select!(),
-        " where c.location_id = $1
-          order by a.date, a.start_time, c.court_name, a.availability_id"
-    ))
+) -> Result<Option<Vec<AvailabilityRow>>, Error> {
+    /// A location without open court time comes back as one row whose court time is null.
+    #[derive(sqlx::FromRow)]
+    struct Open {
+        location_name: String,
+        availability_id: Option<Uuid>,
+        court_id: Option<Uuid>,
+        date: Option<NaiveDate>,
+        start_time: Option<NaiveTime>,
+        end_time: Option<NaiveTime>,
+        court_name: Option<String>,
+    }
+    let rows = sqlx::query_as::<_, Open>(
+        "select l.name as location_name, o.availability_id, o.court_id, o.date, o.start_time,
+                o.end_time, o.court_name
+         from gym.gym_location l
+         left join lateral (
+             select a.availability_id, a.court_id, a.date, a.start_time, a.end_time, c.court_name
+             from gym.court c
+             join gym.court_availability a on a.court_id = c.court_id
+             where c.location_id = l.location_id
+               and not a.withdrawn and not a.is_reserved and a.date >= $2
+         ) o on true
+         where l.location_id = $1 and not l.delisted
+         order by o.date, o.start_time, o.court_name, o.availability_id",
+    )
     .bind(location_id)
     .bind(today)
     .fetch_all(db)
-    .await?)
+    .await?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(
+        rows.into_iter()
+            .filter_map(|open| {
+                Some(AvailabilityRow {
+                    availability_id: open.availability_id?,
+                    court_id: open.court_id?,
+                    location_id,
+                    date: open.date?,
+                    start_time: open.start_time?,
+                    end_time: open.end_time?,
+                    is_reserved: false,
+                    location_name: open.location_name,
+                    court_name: open.court_name?,
+                })
+            })
+            .collect(),
+    ))
 }
 
 /// The state of court time, share-locked so an approval cannot reserve it until the caller's

@@ -255,6 +255,25 @@ async fn coaches_see_only_open_court_time_from_today_on_in_order() {
 }
 
 #[tokio::test]
+async fn a_location_with_no_open_court_time_has_an_empty_list() {
+    let app = TestApp::spawn().await;
+    let setup = app.gym_with_court("Hoops Arena").await;
+    let taken = app
+        .offer(&setup.gym, &setup.court.court_id, &in_days(3), "10:00", "11:00")
+        .await;
+    let holder = app.coach();
+    let request = app.request(&holder, &taken.availability_id).await;
+    app.approve(&setup.gym, &request.reservation_id).await.unwrap();
+
+    let open = app
+        .open_availability(&app.coach(), &setup.location.location_id)
+        .await
+        .unwrap();
+
+    assert!(open.is_empty(), "{open:?}");
+}
+
+#[tokio::test]
 async fn open_court_time_of_an_unknown_location_is_not_found() {
     let app = TestApp::spawn().await;
     let coach = app.coach();

@@ -4,6 +4,7 @@
 
 use std::{str::FromStr, sync::Arc};
 
+use futures::TryStreamExt;
 use proto::{
     auth::{self, Caller, Role, TokenSigner},
     events::{Envelope, Event},
@@ -22,7 +23,7 @@ use crate::{
     },
     error::Error,
     revocation::Revocations,
-    store::{self, NewUser, ProfileRow, UserRow},
+    store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
 
 /// How many weeks of sign-ups `CountUsers` reports.
@@ -50,6 +51,20 @@ pub(crate) fn parse_id(raw: &str, what: &str) -> Result<Uuid, Error> {
 
 impl From<UserRow> for pb::User {
     fn from(row: UserRow) -> Self {
+        ListedUser {
+            user_id: row.user_id,
+            email: row.email,
+            full_name: row.full_name,
+            phone: row.phone,
+            role: row.role,
+            created_at: row.created_at,
+        }
+        .into()
+    }
+}
+
+impl From<ListedUser> for pb::User {
+    fn from(row: ListedUser) -> Self {
         pb::User {
             user_id: row.user_id.to_string(),
             email: row.email,
@@ -313,10 +328,12 @@ impl Identity for IdentityService {
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
         self.current_caller(&request, &[Role::Admin]).await?;
-        let users = store::list_users(&self.db).await?;
-        Ok(Response::new(pb::ListUsersResponse {
-            users: users.into_iter().map(Into::into).collect(),
-        }))
+        let users = store::list_users(&self.db)
+            .map_ok(pb::User::from)
+            .try_collect()
+            .await
+            .map_err(Error::from)?;
+        Ok(Response::new(pb::ListUsersResponse { users }))
     }
 
     async fn get_user(

@@ -2,6 +2,7 @@
 //! transaction where the statement only makes sense inside one).
 
 use chrono::{DateTime, NaiveDate, Utc};
+use futures::Stream;
 use sqlx::{PgConnection, PgExecutor, postgres::PgDatabaseError};
 use uuid::Uuid;
 
@@ -151,15 +152,28 @@ pub async fn revoke_token(
     Ok(())
 }
 
-/// Every user, newest first.
-pub async fn list_users(db: impl PgExecutor<'_>) -> Result<Vec<UserRow>, Error> {
-    Ok(sqlx::query_as::<_, UserRow>(concat!(
-        "select ",
-        user_columns!(),
-        " from identity.app_user order by created_at desc, user_id"
-    ))
-    .fetch_all(db)
-    .await?)
+/// A user as the admin's list shows them: what [`UserRow`] holds but the password hash and the
+/// token version, which a list has no use for.
+#[derive(Debug, sqlx::FromRow)]
+pub struct ListedUser {
+    pub user_id: Uuid,
+    pub email: String,
+    pub full_name: String,
+    pub phone: Option<String>,
+    pub role: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Every user, newest first, row by row as PostgreSQL sends them (a list of every user is never
+/// held twice: once as rows, once as what is made of them).
+pub fn list_users<'e>(
+    db: impl PgExecutor<'e> + 'e,
+) -> impl Stream<Item = Result<ListedUser, sqlx::Error>> + 'e {
+    sqlx::query_as::<_, ListedUser>(
+        "select user_id, email, full_name, phone, role, created_at
+         from identity.app_user order by created_at desc, user_id",
+    )
+    .fetch(db)
 }
 
 /// The user, locked until the transaction ends, so concurrent changes to one user queue up.

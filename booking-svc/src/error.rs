@@ -38,7 +38,7 @@ impl From<Error> for Status {
             Error::Unavailable(m) => Status::unavailable(m),
             Error::Database(e) => {
                 tracing::error!(error = %e, "database error");
-                if matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) {
+                if proto::database::unavailable(&e) {
                     Status::unavailable("the booking database is unavailable; please try again")
                 } else {
                     Status::internal("something went wrong on our side")

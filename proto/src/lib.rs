@@ -8,6 +8,8 @@
 
 pub mod auth;
 pub mod config;
+#[cfg(feature = "database")]
+pub mod database;
 pub mod events;
 pub mod redis_link;
 #[cfg(feature = "server")]

@@ -23,6 +23,7 @@ use axum::{
     http::{Method, StatusCode, Uri},
     response::IntoResponse,
     routing::get,
+    serve::ListenerExt,
 };
 use futures::FutureExt;
 use tokio::net::TcpListener;
@@ -153,8 +154,14 @@ impl Server {
             ready,
             shutdown.clone(),
         ));
+        // TCP_NODELAY: an answer's last small write never waits for the peer's delayed ACK.
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "TCP_NODELAY not set on an accepted connection");
+            }
+        });
         axum::serve(
-            self.listener,
+            listener,
             router(self.state).into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(shutdown)

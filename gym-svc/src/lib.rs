@@ -29,7 +29,6 @@ use proto::{
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 
 pub use config::Config;
 
@@ -160,7 +159,7 @@ impl Server {
                 self.service,
                 AuthInterceptor::new(self.verifier),
             ))
-            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
             .await
             .context("serving gRPC");
         consumer.abort();

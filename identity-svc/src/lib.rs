@@ -26,7 +26,6 @@ use proto::{
 };
 use sqlx::{PgPool, postgres::PgPoolOptions};
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 
 pub use config::{AdminSeed, Config};
 
@@ -174,7 +173,7 @@ impl Server {
                 self.service,
                 AuthInterceptor::new(self.verifier),
             ))
-            .serve_with_incoming_shutdown(TcpListenerStream::new(self.listener), shutdown)
+            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
             .await
             .context("serving gRPC")?;
         relay.await.context("the outbox relay")?;

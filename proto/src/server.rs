@@ -12,9 +12,10 @@ use std::{
 };
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
-use futures::future::BoxFuture;
+use futures::{Stream, StreamExt, future::BoxFuture};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
+use tokio_stream::wrappers::TcpListenerStream;
 
 /// Installs the process-wide Prometheus recorder once and returns its handle.
 pub fn metrics_handle() -> PrometheusHandle {
@@ -74,6 +75,20 @@ pub async fn serve_ops(
     axum::serve(listener, ops_router(ready))
         .with_graceful_shutdown(shutdown)
         .await
+}
+
+/// The connections `listener` accepts, each with `TCP_NODELAY` set, for
+/// `serve_with_incoming_shutdown`. A gRPC answer leaves as several small writes (headers, the
+/// message, trailers); with Nagle's algorithm on, each write after the first can wait for the
+/// peer's delayed ACK, up to 40 ms. A socket that refuses the option is served anyway.
+pub fn incoming(listener: TcpListener) -> impl Stream<Item = std::io::Result<TcpStream>> {
+    TcpListenerStream::new(listener).map(|accepted| {
+        accepted.inspect(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "TCP_NODELAY not set on an accepted connection");
+            }
+        })
+    })
 }
 
 /// Binds `addr`, so `build()` can report the real port before serving (tests bind port 0).

@@ -8,6 +8,8 @@ use proto::{
     auth::{Role, TokenSigner},
     booking::v1::{self as pb, booking_client::BookingClient},
     coaching::v1::{self as cpb, coaching_client::CoachingClient},
+    redis_link::RedisLink,
+    stamps::{self, Stamp},
     testing::StatementCounter,
 };
 use sqlx::{Connection, Executor, PgConnection, PgPool};
@@ -196,18 +198,10 @@ impl TestApp {
 
     /// Replaces coaching's change stamp in Redis, as coaching-svc does after a change.
     pub async fn renew_coaching_stamp(&self) {
-        let key = proto::stamps::key(&self.redis_namespace, proto::stamps::Context::Coaching);
-        let mut redis = redis::Client::open("redis://127.0.0.1:6379")
-            .unwrap()
-            .get_multiplexed_async_connection()
-            .await
-            .expect("Redis is up at 127.0.0.1:6379");
-        redis::cmd("SET")
-            .arg(key)
-            .arg(proto::stamps::fresh())
-            .query_async::<()>(&mut redis)
-            .await
-            .unwrap();
+        let link = RedisLink::new("redis://127.0.0.1:6379", Duration::from_secs(5)).unwrap();
+        Stamp::new(link, &self.redis_namespace, stamps::Context::Coaching)
+            .renew()
+            .await;
     }
 
     /// How many statements booking-svc has sent PostgreSQL so far.

@@ -31,7 +31,7 @@ use proto::{
     server::{GrpcMetricsLayer, ReadyCheck},
     stamps::{self, Stamp},
 };
-use sqlx::{PgPool, postgres::PgPoolOptions};
+use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 pub use config::Config;
@@ -90,10 +90,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    PgPoolOptions::new()
-        .max_connections(16)
-        .acquire_timeout(Duration::from_secs(3))
-        .connect(url)
+    proto::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
 }

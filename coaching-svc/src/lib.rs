@@ -24,7 +24,7 @@ use proto::{
     server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
     stamps::{self, Stamp},
 };
-use sqlx::{PgPool, postgres::PgPoolOptions};
+use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 pub use config::Config;
@@ -78,10 +78,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    PgPoolOptions::new()
-        .max_connections(16)
-        .acquire_timeout(Duration::from_secs(3))
-        .connect(url)
+    proto::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
 }

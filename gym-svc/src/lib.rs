@@ -27,7 +27,7 @@ use proto::{
     server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
     stamps::{self, Stamp},
 };
-use sqlx::{PgPool, postgres::PgPoolOptions};
+use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 pub use config::Config;
@@ -79,10 +79,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    PgPoolOptions::new()
-        .max_connections(10)
-        .acquire_timeout(Duration::from_secs(5))
-        .connect(url)
+    proto::database::connect(url, 10, Duration::from_secs(5))
         .await
         .context("connecting to PostgreSQL")
 }

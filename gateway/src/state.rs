@@ -41,7 +41,7 @@ pub struct Inner {
     /// Answers and names remembered under their change stamps.
     pub memo: Memo,
     /// Permits for the reads whose answers are megabytes (every user).
-    pub bulk_reads: Semaphore,
+    pub bulk_reads: Arc<Semaphore>,
 }
 
 impl Deref for AppState {
@@ -83,7 +83,7 @@ impl AppState {
             ],
             redis,
             memo: Memo::default(),
-            bulk_reads: Semaphore::new(BULK_READS),
+            bulk_reads: Arc::new(Semaphore::new(BULK_READS)),
             config,
         })))
     }

@@ -4,7 +4,7 @@
 
 use std::{str::FromStr, sync::Arc};
 
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt, stream::BoxStream};
 use proto::{
     auth::{self, Caller, Role, TokenSigner},
     events::{Envelope, Event},
@@ -12,7 +12,8 @@ use proto::{
     stamps::Stamp,
 };
 use sqlx::PgPool;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, mpsc};
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
@@ -29,6 +30,8 @@ use crate::{
 /// How many weeks of sign-ups `CountUsers` reports.
 const SIGNUP_WEEKS: i32 = 12;
 const NO_SUCH_USER: &str = "no user with this id exists";
+/// How many users one message of `ListUsers` carries.
+const USERS_PAGE: usize = 500;
 
 /// The state every RPC shares.
 #[derive(Clone)]
@@ -323,17 +326,34 @@ impl Identity for IdentityService {
         }))
     }
 
+    type ListUsersStream = BoxStream<'static, Result<pb::ListUsersResponse, Status>>;
+
+    /// Every user, in pages of [`USERS_PAGE`], each sent as PostgreSQL hands its rows over. The
+    /// pages wait in a queue of two for the caller to take them, so however many users there are,
+    /// this holds a few pages at most.
     async fn list_users(
         &self,
         request: Request<pb::ListUsersRequest>,
-    ) -> Result<Response<pb::ListUsersResponse>, Status> {
+    ) -> Result<Response<Self::ListUsersStream>, Status> {
         self.current_caller(&request, &[Role::Admin]).await?;
-        let users = store::list_users(&self.db)
-            .map_ok(pb::User::from)
-            .try_collect()
-            .await
-            .map_err(Error::from)?;
-        Ok(Response::new(pb::ListUsersResponse { users }))
+        let (pages, taken) = mpsc::channel(2);
+        let db = self.db.clone();
+        tokio::spawn(async move {
+            let mut rows = store::list_users(&db)
+                .map_ok(pb::User::from)
+                .try_chunks(USERS_PAGE);
+            while let Some(page) = rows.next().await {
+                let page = page
+                    .map(|users| pb::ListUsersResponse { users })
+                    .map_err(|e| Status::from(Error::from(e.1)));
+                let failed = page.is_err();
+                // The caller went away, or the list broke off: stop reading rows.
+                if pages.send(page).await.is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(taken).boxed()))
     }
 
     async fn get_user(

@@ -5,11 +5,19 @@
 //! contexts: the stats (identity + booking) and one user's totals (identity + booking + coaching
 //! or gym), with independent calls made concurrently.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, future::ready, sync::Arc};
 
-use axum::{extract::State, http::StatusCode, response::Response};
+use axum::{
+    body::Body,
+    extract::State,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use bytes::Bytes;
+use futures::{Stream, StreamExt, stream};
 use proto::{booking::v1 as booking, coaching::v1 as coaching, gym::v1 as gym, identity::v1 as pb};
 use serde::{Deserialize, Deserializer, Serialize};
+use tokio::sync::OwnedSemaphorePermit;
 use utoipa::ToSchema;
 use utoipa_axum::routes;
 
@@ -20,9 +28,8 @@ use super::{
     route,
 };
 use crate::{
-    error::{ApiError, ErrorBody},
+    error::{ApiError, ErrorBody, upstream},
     extract::{Json, PathId, Session},
-    memo::json_response,
     state::{AppState, write},
 };
 
@@ -193,23 +200,66 @@ async fn admin_stats(State(state): State<AppState>, session: Session) -> Result<
     }))
 }
 
-/// Every user.
+/// Every user, newest first.
 #[utoipa::path(get, path = "/admin/users", tag = "admin",
     responses((status = 200, description = "Every user", body = [User])))]
 async fn list_users(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
-    // Every user is megabytes at each step (rows, messages, JSON): the permit bounds how many
-    // lists this gateway, and through it identity-svc, holds at once.
-    let _permit = state.bulk_reads.acquire().await.map_err(ApiError::internal)?;
-    let reply = crate::read!(
+    // Every user is megabytes of JSON: the permit bounds how many lists this gateway, and
+    // through it identity-svc, writes at once. It goes with the body, so it is held until the
+    // last page is out.
+    let permit = Arc::clone(&state.bulk_reads)
+        .acquire_owned()
+        .await
+        .map_err(ApiError::internal)?;
+    let mut pages = crate::read!(
         state,
         identity.list_users,
         Some(&session),
         pb::ListUsersRequest {}
     )
     .await?;
-    let users: Vec<User> = reply.users.into_iter().map(User::from).collect();
-    let json = serde_json::to_vec(&users).map_err(ApiError::internal)?;
-    Ok(json_response(json.into()))
+    // The first page (or what went wrong instead) before the status line: a list that cannot
+    // start is an ordinary error answer, never a 200 that breaks off.
+    let first = pages
+        .message()
+        .await
+        .map_err(upstream("identity"))?
+        .unwrap_or_default();
+    let body = Body::from_stream(users_json(first, pages, permit));
+    Ok((
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        body,
+    )
+        .into_response())
+}
+
+/// The JSON array of every user, written a page at a time as identity-svc sends the pages: the
+/// list is never whole in memory. A page that fails after the first ends the body early, so the
+/// caller sees a broken answer rather than a short list.
+fn users_json(
+    first: pb::ListUsersResponse,
+    rest: tonic::Streaming<pb::ListUsersResponse>,
+    permit: OwnedSemaphorePermit,
+) -> impl Stream<Item = Result<Bytes, tonic::Status>> {
+    let mut first_user = true;
+    let users = stream::once(ready(Ok(first))).chain(rest).map(move |page| {
+        let page = page.inspect_err(|status| tracing::warn!(%status, "the user list broke off"))?;
+        let mut json = Vec::with_capacity(page.users.len() * 192);
+        for user in page.users {
+            if !std::mem::take(&mut first_user) {
+                json.push(b',');
+            }
+            serde_json::to_writer(&mut json, &User::from(user))
+                .map_err(|e| tonic::Status::internal(e.to_string()))?;
+        }
+        Ok(Bytes::from(json))
+    });
+    stream::once(ready(Ok(Bytes::from_static(b"["))))
+        .chain(users)
+        .chain(stream::once(async move {
+            drop(permit);
+            Ok(Bytes::from_static(b"]"))
+        }))
 }
 
 /// One user with their totals and, for a client, the profile.

@@ -4,6 +4,7 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
 use crate::{
@@ -91,6 +92,39 @@ async fn stats_count_users_by_role_and_bookings_with_weekly_activity() {
     let this_week = activity.last().unwrap();
     assert!(this_week["signups"].as_i64().unwrap() >= 4, "{this_week}");
     assert_eq!(this_week["bookings"], 1);
+}
+
+#[tokio::test]
+async fn a_list_longer_than_a_page_arrives_whole_newest_first() {
+    let mesh = Mesh::start().await;
+    let admin = mesh.admin().await;
+    // identity-svc sends 500 users a message: 1,200 more make three pages (made in the database,
+    // as the API would hash 1,200 passwords).
+    let mut db = PgConnection::connect(&mesh.database_url).await.unwrap();
+    sqlx::query(
+        "insert into identity.app_user (user_id, email, password_hash, full_name, role, created_at)
+         select gen_random_uuid(), 'paged' || n || '@mesh.test', 'not a hash', 'Paged ' || n,
+                'client', now() - interval '1 day' + n * interval '1 second'
+         from generate_series(1, 1200) as n",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+
+    let (status, users) = mesh.get("/admin/users", Some(&admin)).await;
+
+    assert_eq!(status, StatusCode::OK, "{users}");
+    let names: Vec<&str> = users
+        .as_array()
+        .expect("one JSON array")
+        .iter()
+        .map(|u| u["full_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 1201);
+    assert_eq!(names[1], "Paged 1200");
+    assert_eq!(names[500], "Paged 701");
+    assert_eq!(names[501], "Paged 700");
+    assert_eq!(names[1200], "Paged 1");
 }
 
 #[tokio::test]

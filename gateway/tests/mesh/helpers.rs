@@ -16,7 +16,6 @@ pub struct Mesh {
     pub base: String,
     pub http: reqwest::Client,
     /// The test's own database, for tests that look behind the services.
-    #[allow(dead_code)]
     pub database_url: String,
     pub redis_namespace: String,
     pub keys: (String, String),

@@ -139,17 +139,54 @@ async fn the_admin_lists_every_user_newest_first() {
     let (_, first) = app.register("coach").await;
     let (_, second) = app.register("gym").await;
 
-    let users = app
-        .client()
-        .list_users(authed(pb::ListUsersRequest {}, &admin))
-        .await
-        .expect("list")
-        .into_inner()
-        .users;
+    let users: Vec<pb::User> = list_pages(&app, &admin).await.concat();
 
     let ids: Vec<&str> = users.iter().map(|u| u.user_id.as_str()).collect();
     assert_eq!(ids, [&second.user_id, &first.user_id, &admin_user.user_id]);
     assert_eq!(users[0], second);
+}
+
+/// The pages of `ListUsers`, as they came.
+async fn list_pages(app: &TestApp, admin: &str) -> Vec<Vec<pb::User>> {
+    let mut pages = app
+        .client()
+        .list_users(authed(pb::ListUsersRequest {}, admin))
+        .await
+        .expect("list")
+        .into_inner();
+    let mut out = Vec::new();
+    while let Some(page) = pages.message().await.expect("a page") {
+        out.push(page.users);
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_long_list_comes_in_pages_of_500_newest_first_with_nobody_twice() {
+    let app = TestApp::start().await;
+    let (admin, _) = app.admin().await;
+    // 1,200 users a second apart (the API would hash 1,200 passwords), plus the admin.
+    sqlx::query(
+        "insert into identity.app_user (user_id, email, password_hash, full_name, role, created_at)
+         select gen_random_uuid(), 'user' || n || '@identity.test', 'not a hash', 'User ' || n,
+                'client', now() - interval '1 day' + n * interval '1 second'
+         from generate_series(1, 1200) as n",
+    )
+    .execute(&app.db)
+    .await
+    .expect("arrange users");
+
+    let pages = list_pages(&app, &admin).await;
+
+    let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+    assert_eq!(sizes, [500, 500, 201]);
+    let users = pages.concat();
+    let mut ids: Vec<&str> = users.iter().map(|u| u.user_id.as_str()).collect();
+    assert_eq!(users[1].full_name, "User 1200");
+    assert_eq!(users[1200].full_name, "User 1");
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 1201);
 }
 
 #[tokio::test]

@@ -429,7 +429,7 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     print()
     extra = []
     if ceiling:
-        extra.append(f"argon2id ceiling (in-process, OWASP m=19456 t=2 p=1): "
+        extra.append(f"argon2id ceiling (in-process, OWASP m=12288 t=3 p=1): "
                      f"{argon.get('threads_1', {}).get('per_second', 0):.1f}/s on 1 thread, "
                      f"{ceiling:.1f}/s on {argon.get('threads_n', {}).get('threads')} threads "
                      f"({hash_ms or 0:.1f} ms of CPU per hash)")

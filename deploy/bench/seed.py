@@ -140,8 +140,8 @@ def main() -> None:
     parser.add_argument("--out", required=True, type=Path, help="folder for fixtures.json and booking_bodies.jsonl")
     parser.add_argument("--seed", type=int, default=8)
     args = parser.parse_args()
-    if not args.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$"):
-        fail("--password-hash must be an argon2id hash at the OWASP parameters (m=19456,t=2,p=1)")
+    if not args.password_hash.startswith("$argon2id$v=19$m=12288,t=3,p=1$"):
+        fail("--password-hash must be an argon2id hash at the OWASP parameters (m=12288,t=3,p=1)")
 
     started = time.monotonic()
     rng = random.Random(args.seed)

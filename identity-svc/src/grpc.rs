@@ -116,6 +116,23 @@ fn profile_fields(fields: Option<pb::ClientProfileFields>) -> Result<ProfileFiel
 }
 
 impl IdentityService {
+    /// Rehashes a password that just verified against `old`, a hash made at other parameters
+    /// than new ones get, and stores the new hash. It runs after the sign-in is answered (which
+    /// does not wait for a second hash) and gives up quietly: the old hash keeps working.
+    fn upgrade_hash(&self, user_id: Uuid, old: PasswordHash, password: String) {
+        let (db, hasher) = (self.db.clone(), self.hasher.clone());
+        tokio::spawn(async move {
+            let upgraded = async {
+                let new = hasher.hash(&password).await?;
+                store::replace_password_hash(&db, user_id, &old.0, &new.0).await?;
+                anyhow::Ok(())
+            };
+            if let Err(error) = upgraded.await {
+                tracing::warn!(%user_id, error = format!("{error:#}"), "password hash not upgraded");
+            }
+        });
+    }
+
     /// The caller, if they hold one of `roles` and their token is still in force (not logged
     /// out, same token version): a write must not ride on a token the gateway would refuse.
     async fn current_caller<T>(&self, request: &Request<T>, roles: &[Role]) -> Result<Caller, Status> {
@@ -216,6 +233,9 @@ impl Identity for IdentityService {
         let user = user
             .filter(|_| ok)
             .ok_or_else(|| Error::Unauthenticated("Incorrect email or password".into()))?;
+        if let Some(hash) = hash.filter(|h| !h.is_current()) {
+            self.upgrade_hash(user.user_id, hash, r.password);
+        }
         let token = self.issue(&user)?;
         Ok(Response::new(pb::LoginResponse {
             token,

@@ -176,6 +176,26 @@ pub fn list_users<'e>(
     .fetch(db)
 }
 
+/// Replaces the user's password hash `old` by `new` (the same password, hashed at other
+/// parameters); nothing happens if the hash is no longer `old`, as when the password changed
+/// meanwhile. Tokens stay valid: the password did not change.
+pub async fn replace_password_hash(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+    old: &str,
+    new: &str,
+) -> Result<bool, Error> {
+    let replaced = sqlx::query(
+        "update identity.app_user set password_hash = $3 where user_id = $1 and password_hash = $2",
+    )
+    .bind(user_id)
+    .bind(old)
+    .bind(new)
+    .execute(db)
+    .await?;
+    Ok(replaced.rows_affected() == 1)
+}
+
 /// The user, locked until the transaction ends, so concurrent changes to one user queue up.
 pub async fn lock_user(tx: &mut PgConnection, user_id: Uuid) -> Result<Option<UserRow>, Error> {
     Ok(sqlx::query_as::<_, UserRow>(concat!(

@@ -8,8 +8,8 @@ use tonic::Code;
 use uuid::Uuid;
 
 use crate::helpers::{
-    ADMIN_EMAIL, ADMIN_PASSWORD, PASSWORD, REDIS_URL, TestApp, authed, config, fresh_database, refused,
-    register_request,
+    ADMIN_EMAIL, ADMIN_PASSWORD, PASSWORD, REDIS_URL, TestApp, authed, config, eventually, fresh_database,
+    refused, register_request,
 };
 
 #[tokio::test]
@@ -437,4 +437,62 @@ async fn the_service_and_its_outbox_relay_stop_when_asked() {
     let stopped = tokio::time::timeout(std::time::Duration::from_secs(5), app.stop()).await;
 
     assert!(stopped.is_ok(), "the service did not stop within 5 s");
+}
+
+#[tokio::test]
+async fn a_hash_made_at_older_parameters_is_replaced_at_sign_in_without_ending_sessions() {
+    use argon2::{Algorithm, Argon2, Params, PasswordHasher, Version, password_hash::SaltString};
+
+    let app = TestApp::start().await;
+    let (_, user) = app.register("client").await;
+    let user_id = Uuid::parse_str(&user.user_id).unwrap();
+    // OWASP's first configuration (19 MiB, t = 2), which earlier releases stored.
+    let older = Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(19 * 1024, 2, 1, None).unwrap(),
+    )
+    .hash_password(PASSWORD.as_bytes(), &SaltString::generate(&mut rand::rngs::OsRng))
+    .unwrap()
+    .to_string();
+    sqlx::query("update identity.app_user set password_hash = $2 where user_id = $1")
+        .bind(user_id)
+        .bind(&older)
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let stored = || async {
+        sqlx::query_as::<_, (String, i64)>(
+            "select password_hash, token_version from identity.app_user where user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&app.db)
+        .await
+        .unwrap()
+    };
+    let (_, version_before) = stored().await;
+
+    app.login(&user.email, PASSWORD)
+        .await
+        .expect("signs in with the older hash");
+
+    let (upgraded, version_after) = eventually("the hash to be replaced", || async {
+        Some(stored().await).filter(|(hash, _)| *hash != older)
+    })
+    .await;
+    assert!(
+        upgraded.starts_with("$argon2id$v=19$m=12288,t=3,p=1$"),
+        "{upgraded}"
+    );
+    assert_eq!(
+        version_after, version_before,
+        "a rehash must not end the user's sessions"
+    );
+    app.login(&user.email, PASSWORD)
+        .await
+        .expect("signs in with the new hash");
+    refused(
+        app.login(&user.email, "not-the-password").await,
+        Code::Unauthenticated,
+    );
 }

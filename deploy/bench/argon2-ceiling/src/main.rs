@@ -23,7 +23,7 @@ use argon2::{
 };
 
 fn argon2() -> Argon2<'static> {
-    let params = Params::new(19 * 1024, 2, 1, None).expect("OWASP parameters are valid");
+    let params = Params::new(12 * 1024, 3, 1, None).expect("OWASP parameters are valid");
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 

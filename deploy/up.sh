@@ -78,6 +78,9 @@ trap 'status=$?; if ((status != 0)); then stop_all; fi' EXIT
 for name in "${PROCESSES[@]}"; do
   start_rust_process "$name"
 done
+# The access log starts over with each start too, the last run's kept beside it as the other
+# logs are: nothing rotates it while the mesh runs, and a bench run writes a few hundred MB.
+[[ -f "$LOG_DIR/nginx-access.log" ]] && mv -f "$LOG_DIR/nginx-access.log" "$LOG_DIR/nginx-access.log.prev"
 # shellcheck disable=SC2046
 start_process nginx $(nginx_cmd)
 wait_ready

@@ -12,9 +12,9 @@ use sqlx::{
 ///
 /// sqlx already pings every connection as it goes back to the pool, so a connection in the pool
 /// was alive a moment ago. Its default, pinging again on the way out as well, made each statement
-/// three round trips to PostgreSQL instead of two, under load the backends' largest cost after
-/// the statements themselves. A connection that broke since (PostgreSQL restarted) fails its one
-/// statement with an I/O error, answered 503 "try again", and is closed by that release ping.
+/// three round trips to PostgreSQL instead of two. A connection that broke since (PostgreSQL
+/// restarted) fails its one statement with an I/O error, answered 503 "try again", and is closed
+/// by that release ping.
 const TRUSTED_IDLE: Duration = Duration::from_secs(1);
 
 /// Connects a service's pool: at most `max_connections`, waiting at most `acquire_timeout` for

@@ -5,18 +5,36 @@
 //! and when Redis is down the caller falls back (revocation asks identity-svc; rate limits fail
 //! open and say so in the log).
 
-use std::time::Duration;
+use std::{sync::LazyLock, time::Duration};
 
 use proto::{
     redis_link::{RedisDown, RedisLink},
     stamps::{self, Context},
 };
-use redis::AsyncCommands;
+use redis::{AsyncCommands, Script};
 
 use crate::memo::Stamps;
 
 /// How long any Redis operation may take before it counts as Redis being down.
 const OP_TIMEOUT: Duration = Duration::from_millis(150);
+
+/// Counts a hit in each counter of KEYS in turn (each kept 61 s, a minute window and a second of
+/// slack) and stops at the first over its limit in ARGV: answers that counter's position from 1,
+/// or 0 when none is over. A counter after the first one over is not counted.
+static COUNT_HITS: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        for i, key in ipairs(KEYS) do
+            local count = redis.call('INCR', key)
+            redis.call('EXPIRE', key, 61)
+            if count > tonumber(ARGV[i]) then
+                return i
+            end
+        end
+        return 0
+        ",
+    )
+});
 
 #[derive(Clone)]
 pub struct RedisStore {
@@ -122,25 +140,24 @@ impl RedisStore {
             .await
     }
 
-    /// Counts one hit against `bucket` in the current minute window; returns the count and the
-    /// seconds left in the window.
-    pub async fn hit(&self, bucket: &str) -> Result<(u64, u64), RedisDown> {
+    /// Counts one hit against each of `buckets` (name, hits allowed per minute) in the current
+    /// minute window, in order, stopping at the first that is over its limit; returns the seconds
+    /// left in the window when one is, `None` when every bucket still has room. One round trip:
+    /// a sign-in counts against its address and its email at once.
+    pub async fn hit(&self, buckets: &[(String, u32)]) -> Result<Option<u64>, RedisDown> {
         let now = proto::auth::now_secs().max(0) as u64;
         let window = now / 60;
-        let key = self.key(&format!("rl:{bucket}:{window}"));
-        let count: u64 = self
-            .run(|mut c| async move {
-                let (count,): (u64,) = redis::pipe()
-                    .atomic()
-                    .incr(&key, 1)
-                    .expire(&key, 61)
-                    .ignore()
-                    .query_async(&mut c)
-                    .await?;
-                Ok(count)
-            })
+        let mut invocation = COUNT_HITS.prepare_invoke();
+        for (bucket, _) in buckets {
+            invocation.key(self.key(&format!("rl:{bucket}:{window}")));
+        }
+        for (_, limit) in buckets {
+            invocation.arg(*limit);
+        }
+        let over: u32 = self
+            .run(|mut c| async move { invocation.invoke_async(&mut c).await })
             .await?;
-        Ok((count, 60 - now % 60))
+        Ok((over > 0).then_some(60 - now % 60))
     }
 
     /// Whether Redis answers, for readiness reporting.

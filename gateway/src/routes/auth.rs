@@ -89,19 +89,14 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
             state.config.auth_rate_limit_per_email_per_minute,
         ),
     ];
-    for (bucket, max) in buckets {
-        match state.redis.hit(&bucket).await {
-            Ok((count, retry_after)) if count > u64::from(max) => {
-                return Err(ApiError::too_many(retry_after));
-            }
-            Ok(_) => {}
-            Err(down) => {
-                tracing::warn!(error = %down, "rate limiting is off while Redis is unavailable");
-                return Ok(());
-            }
+    match state.redis.hit(&buckets).await {
+        Ok(Some(retry_after)) => Err(ApiError::too_many(retry_after)),
+        Ok(None) => Ok(()),
+        Err(down) => {
+            tracing::warn!(error = %down, "rate limiting is off while Redis is unavailable");
+            Ok(())
         }
     }
-    Ok(())
 }
 
 /// Create a client, coach or gym account and sign in.

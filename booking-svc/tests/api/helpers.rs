@@ -17,6 +17,9 @@ use tokio::sync::oneshot;
 use tonic::{Code, Request, Status, transport::Channel};
 use uuid::Uuid;
 
+/// The Redis every test app uses, each under a namespace of its own.
+const REDIS_URL: &str = "redis://127.0.0.1:6379";
+
 /// A signed-in user of the tests.
 #[derive(Clone, Debug)]
 pub struct User {
@@ -114,7 +117,7 @@ impl TestApp {
     async fn start(with_coaching: bool) -> TestApp {
         let database_url = fresh_database().await;
         let redis_namespace = format!("t-booking-{}", Uuid::new_v4().simple());
-        let redis_url = "redis://127.0.0.1:6379".to_owned();
+        let redis_url = REDIS_URL.to_owned();
         let (private, public) = proto::auth::generate_keypair();
         let mut stops = Vec::new();
         let mut coaching_statements = None;
@@ -198,7 +201,7 @@ impl TestApp {
 
     /// Replaces coaching's change stamp in Redis, as coaching-svc does after a change.
     pub async fn renew_coaching_stamp(&self) {
-        let link = RedisLink::new("redis://127.0.0.1:6379", Duration::from_secs(5)).unwrap();
+        let link = RedisLink::new(REDIS_URL, Duration::from_secs(5)).unwrap();
         Stamp::new(link, &self.redis_namespace, stamps::Context::Coaching)
             .renew()
             .await;

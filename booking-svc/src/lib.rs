@@ -28,16 +28,14 @@ use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     booking::v1::booking_server::BookingServer,
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, ReadyCheck},
+    events::Consumer,
+    server::GrpcMetricsLayer,
     stamps::{self, Stamp},
 };
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 pub use config::Config;
-
-/// The consumer group booking-svc reads identity's events in.
-const EVENT_GROUP: &str = "booking-svc";
 
 /// How long reading coaching's change stamp may take before the slot is asked for instead.
 const STAMP_TIMEOUT: Duration = Duration::from_millis(150);
@@ -49,7 +47,7 @@ pub struct Server {
     service: grpc::BookingService,
     verifier: TokenVerifier,
     redis: redis::Client,
-    stream: String,
+    consumer: Consumer,
 }
 
 /// Connects to PostgreSQL, applies the migrations, prepares the coaching-svc channel and binds
@@ -85,7 +83,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         service: grpc::BookingService { db, slots },
         verifier,
         redis,
-        stream: proto::events::stream_key(&config.redis_namespace),
+        consumer: Consumer::new(&config.redis_namespace, "booking-svc"),
     })
 }
 
@@ -93,15 +91,6 @@ async fn connect(url: &str) -> anyhow::Result<PgPool> {
     proto::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
-}
-
-/// This process's name in the consumer group: stable across restarts of one host or pod, so what
-/// it was handed but had not acknowledged is read again.
-fn consumer_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.trim().is_empty())
-        .unwrap_or_else(|| "booking-svc".to_owned())
 }
 
 impl Server {
@@ -128,8 +117,7 @@ impl Server {
 
         let db = self.service.db.clone();
         let consumer = tokio::spawn(async move {
-            let consumer = consumer_name();
-            proto::events::consume(self.redis, &self.stream, EVENT_GROUP, &consumer, |envelope| {
+            proto::events::consume(self.redis, &self.consumer, |envelope| {
                 events::apply(&db, envelope)
             })
             .await;
@@ -172,27 +160,16 @@ fn ops_router(service: &grpc::BookingService) -> Router {
         db: service.db.clone(),
         coaching: service.slots.coaching().clone(),
     };
-    let db = service.db.clone();
-    let database: ReadyCheck = std::sync::Arc::new(move || {
-        let db = db.clone();
-        async move { database_answers(&db).await }.boxed()
-    });
     Router::new()
         .route("/readyz", get(readyz))
         .with_state(readiness)
-        .fallback_service(proto::server::ops_router(database))
-}
-
-async fn database_answers(db: &PgPool) -> Result<(), String> {
-    sqlx::query("select 1")
-        .execute(db)
-        .await
-        .map(|_| ())
-        .map_err(|e| format!("database: {e}"))
+        .fallback_service(proto::server::ops_router(proto::database::ready_check(
+            service.db.clone(),
+        )))
 }
 
 async fn readyz(State(r): State<Readiness>) -> (StatusCode, String) {
-    if let Err(why) = database_answers(&r.db).await {
+    if let Err(why) = proto::database::answers(&r.db).await {
         return (StatusCode::SERVICE_UNAVAILABLE, why);
     }
     match r.coaching.check_health().await {

@@ -29,18 +29,8 @@ impl From<Error> for Status {
             Error::NotFound(m) => Status::not_found(m),
             Error::Conflict(m) => Status::already_exists(m),
             Error::Forbidden(m) => Status::permission_denied(m),
-            Error::Database(e) => {
-                tracing::error!(error = %e, "database error");
-                if proto::database::unavailable(&e) {
-                    Status::unavailable("the coaching database is unavailable; please try again")
-                } else {
-                    Status::internal("something went wrong on our side")
-                }
-            }
-            Error::Other(e) => {
-                tracing::error!(error = format!("{e:#}"), "internal error");
-                Status::internal("something went wrong on our side")
-            }
+            Error::Database(e) => proto::database::status(&e, "coaching"),
+            Error::Other(e) => proto::status::internal(e),
         }
     }
 }

@@ -21,7 +21,8 @@ use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     coaching::v1::coaching_server::CoachingServer,
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
+    events::Consumer,
+    server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };
 use sqlx::PgPool;
@@ -38,7 +39,7 @@ pub struct Server {
     redis: redis::Client,
     /// Renewed after every change this service makes ([`proto::stamps`]).
     stamp: Stamp,
-    stream: String,
+    consumer: Consumer,
 }
 
 /// How long an RPC may wait to renew the change stamp.
@@ -73,7 +74,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         verifier,
         redis,
         stamp,
-        stream: proto::events::stream_key(&config.redis_namespace),
+        consumer: Consumer::new(&config.redis_namespace, events::GROUP),
     })
 }
 
@@ -81,16 +82,6 @@ async fn connect(url: &str) -> anyhow::Result<PgPool> {
     proto::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
-}
-
-/// This replica's name in the event consumer group: stable across restarts of one host (so
-/// what it was handed but never acknowledged is read again), distinct between hosts.
-fn consumer_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.trim().is_empty())
-        .map(|h| format!("coaching-svc@{h}"))
-        .unwrap_or_else(|| "coaching-svc".to_owned())
 }
 
 impl Server {
@@ -117,28 +108,16 @@ impl Server {
             .set_serving::<CoachingServer<grpc::CoachingService>>()
             .await;
 
-        let db = self.service.db.clone();
-        let ready: ReadyCheck = Arc::new(move || {
-            let db = db.clone();
-            async move {
-                sqlx::query("select 1")
-                    .execute(&db)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| format!("database: {e}"))
-            }
-            .boxed()
-        });
         let ops = tokio::spawn(proto::server::serve_ops(
             self.ops_listener,
-            ready,
+            proto::database::ready_check(self.service.db.clone()),
             shutdown.clone(),
         ));
 
         let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
-        let (redis, stream) = (self.redis, self.stream);
+        let (redis, subscription) = (self.redis, self.consumer);
         let consumer = tokio::spawn(async move {
-            proto::events::consume(redis, &stream, events::GROUP, &consumer_name(), move |envelope| {
+            proto::events::consume(redis, &subscription, move |envelope| {
                 let (db, stamp) = (db.clone(), stamp.clone());
                 async move {
                     let applied = events::apply(&db, envelope).await;

@@ -33,18 +33,8 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Precondition(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
-            Error::Database(e) => {
-                tracing::error!(error = %e, "database error");
-                if proto::database::unavailable(&e) {
-                    Status::unavailable("the gym database is unavailable; please try again")
-                } else {
-                    Status::internal("something went wrong on our side")
-                }
-            }
-            Error::Other(e) => {
-                tracing::error!(error = format!("{e:#}"), "internal error");
-                Status::internal("something went wrong on our side")
-            }
+            Error::Database(e) => proto::database::status(&e, "gym"),
+            Error::Other(e) => proto::status::internal(e),
         }
     }
 }

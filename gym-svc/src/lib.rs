@@ -24,7 +24,8 @@ use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     gym::v1::gym_server::GymServer,
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, ReadyCheck, RenewStampLayer},
+    events::Consumer,
+    server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };
 use sqlx::PgPool;
@@ -41,7 +42,7 @@ pub struct Server {
     redis: redis::Client,
     /// Renewed after every change this service makes ([`proto::stamps`]).
     stamp: Stamp,
-    redis_namespace: String,
+    consumer: Consumer,
 }
 
 /// How long an RPC may wait to renew the change stamp.
@@ -74,7 +75,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         verifier,
         redis,
         stamp,
-        redis_namespace: config.redis_namespace,
+        consumer: Consumer::new(&config.redis_namespace, "gym-svc"),
     })
 }
 
@@ -82,15 +83,6 @@ async fn connect(url: &str) -> anyhow::Result<PgPool> {
     proto::database::connect(url, 10, Duration::from_secs(5))
         .await
         .context("connecting to PostgreSQL")
-}
-
-/// This replica's name in the event consumer group: stable across restarts of one host or pod,
-/// so entries it read but never acknowledged are read again when it comes back.
-fn consumer_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.trim().is_empty())
-        .unwrap_or_else(|| "gym-svc".to_owned())
 }
 
 impl Server {
@@ -115,28 +107,15 @@ impl Server {
         let (reporter, health) = proto::server::health_reporter();
         reporter.set_serving::<GymServer<grpc::GymService>>().await;
 
-        let db = self.service.db.clone();
-        let ready: ReadyCheck = std::sync::Arc::new(move || {
-            let db = db.clone();
-            async move {
-                sqlx::query("select 1")
-                    .execute(&db)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| format!("database: {e}"))
-            }
-            .boxed()
-        });
         let ops = tokio::spawn(proto::server::serve_ops(
             self.ops_listener,
-            ready,
+            proto::database::ready_check(self.service.db.clone()),
             shutdown.clone(),
         ));
 
         let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
-        let stream = proto::events::stream_key(&self.redis_namespace);
         let consumer = tokio::spawn(async move {
-            proto::events::consume(self.redis, &stream, "gym-svc", &consumer_name(), |envelope| {
+            proto::events::consume(self.redis, &self.consumer, |envelope| {
                 let (db, stamp) = (db.clone(), stamp.clone());
                 async move {
                     let applied = events::apply(&db, envelope).await;

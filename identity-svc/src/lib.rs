@@ -21,7 +21,7 @@ use proto::{
     auth::{AuthInterceptor, Role, TokenSigner, TokenVerifier},
     identity::v1::identity_server::IdentityServer,
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, ReadyCheck},
+    server::GrpcMetricsLayer,
     stamps::{self, Stamp},
 };
 use sqlx::PgPool;
@@ -143,21 +143,9 @@ impl Server {
             .set_serving::<IdentityServer<grpc::IdentityService>>()
             .await;
 
-        let db = self.service.db.clone();
-        let ready: ReadyCheck = std::sync::Arc::new(move || {
-            let db = db.clone();
-            async move {
-                sqlx::query("select 1")
-                    .execute(&db)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| format!("database: {e}"))
-            }
-            .boxed()
-        });
         let ops = tokio::spawn(proto::server::serve_ops(
             self.ops_listener,
-            ready,
+            proto::database::ready_check(self.service.db.clone()),
             shutdown.clone(),
         ));
         let relay = tokio::spawn(self.relay.run(shutdown.clone()));

@@ -52,6 +52,37 @@ pub fn unavailable(error: &sqlx::Error) -> bool {
     }
 }
 
+/// A database error as the gRPC status a service answers: "try again" (503) while PostgreSQL is
+/// out of reach ([`unavailable`]), naming `database` ("the booking database is unavailable"),
+/// else an internal error. Logged either way.
+pub fn status(error: &sqlx::Error, database: &str) -> tonic::Status {
+    if unavailable(error) {
+        tracing::error!(%error, "database unavailable");
+        tonic::Status::unavailable(format!("the {database} database is unavailable; please try again"))
+    } else {
+        crate::status::internal(error)
+    }
+}
+
+/// Whether PostgreSQL answers a trivial statement: a service's readiness.
+pub async fn answers(db: &PgPool) -> Result<(), String> {
+    sqlx::query("select 1")
+        .execute(db)
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("database: {e}"))
+}
+
+/// [`answers`] as the ops port's `/readyz` check.
+#[cfg(feature = "server")]
+pub fn ready_check(db: PgPool) -> crate::server::ReadyCheck {
+    use futures::FutureExt;
+    std::sync::Arc::new(move || {
+        let db = db.clone();
+        async move { answers(&db).await }.boxed()
+    })
+}
+
 fn is_unavailable_code(sqlstate: &str) -> bool {
     sqlstate.starts_with("08") || matches!(sqlstate, "57P01" | "57P02" | "57P03" | "53300")
 }

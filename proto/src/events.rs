@@ -5,11 +5,14 @@
 //! consuming service reads the stream in its own consumer group with [`consume`], and must be
 //! idempotent: it records the `event_id`s it has applied in its own schema.
 
-use std::{future::Future, time::Duration};
+use std::{
+    future::Future,
+    time::{Duration, Instant},
+};
 
 use redis::{
     AsyncCommands, RedisResult,
-    streams::{StreamReadOptions, StreamReadReply},
+    streams::{StreamAutoClaimOptions, StreamAutoClaimReply, StreamReadOptions, StreamReadReply},
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -60,26 +63,59 @@ pub async fn publish(conn: &mut impl AsyncCommands, stream: &str, envelope: &Env
     Ok(())
 }
 
-/// Reads the stream in consumer group `group` for ever, calling `handle` for each envelope and
-/// acknowledging it only once `handle` succeeded, so a failed or interrupted delivery is retried.
-/// Redis being down is waited out with a back-off; nothing is lost.
-pub async fn consume<F, Fut, E>(
-    client: redis::Client,
-    stream: &str,
-    group: &str,
-    consumer: &str,
-    mut handle: F,
-) where
+/// How long an entry may sit unacknowledged with one consumer of a group before another consumer
+/// of the group takes it over: long enough that a live consumer, which re-reads (and so renews) its
+/// own failed entries every half second, never loses one; short enough that what a replica was
+/// handed before it went away for good (a pod replaced under another name) is applied soon after.
+pub const CLAIM_AFTER: Duration = Duration::from_secs(30);
+
+/// One replica's place in a consumer group of the event stream.
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    pub stream: String,
+    pub group: String,
+    /// This replica's name in the group.
+    pub name: String,
+    /// See [`CLAIM_AFTER`].
+    pub claim_after: Duration,
+}
+
+impl Consumer {
+    /// `service` reading the stream of `namespace` in the group named after it, under a name that
+    /// is stable across restarts of one host or pod (so what it was handed but never acknowledged
+    /// is read again when it comes back) and distinct between hosts.
+    pub fn new(namespace: &str, service: &str) -> Self {
+        let host = std::env::var("HOSTNAME")
+            .ok()
+            .filter(|h| !h.trim().is_empty());
+        Self {
+            stream: stream_key(namespace),
+            group: service.to_owned(),
+            name: match host {
+                Some(host) => format!("{service}@{host}"),
+                None => service.to_owned(),
+            },
+            claim_after: CLAIM_AFTER,
+        }
+    }
+}
+
+/// Reads the stream as `consumer` for ever, calling `handle` for each envelope and acknowledging
+/// it only once `handle` succeeded, so a failed or interrupted delivery is retried. Entries another
+/// consumer of the group was handed and left unacknowledged for [`Consumer::claim_after`] are taken
+/// over and handled here. Redis being down is waited out with a back-off; nothing is lost.
+pub async fn consume<F, Fut, E>(client: redis::Client, consumer: &Consumer, mut handle: F)
+where
     F: FnMut(Envelope) -> Fut,
     Fut: Future<Output = Result<(), E>>,
     E: std::fmt::Display,
 {
     let mut backoff = Duration::from_millis(100);
     loop {
-        match consume_once(&client, stream, group, consumer, &mut handle).await {
+        match consume_once(&client, consumer, &mut handle).await {
             Ok(()) => backoff = Duration::from_millis(100),
             Err(error) => {
-                tracing::warn!(%error, group, "event stream unavailable; retrying");
+                tracing::warn!(%error, group = consumer.group, "event stream unavailable; retrying");
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(5));
             }
@@ -87,18 +123,18 @@ pub async fn consume<F, Fut, E>(
     }
 }
 
-async fn consume_once<F, Fut, E>(
-    client: &redis::Client,
-    stream: &str,
-    group: &str,
-    consumer: &str,
-    handle: &mut F,
-) -> RedisResult<()>
+async fn consume_once<F, Fut, E>(client: &redis::Client, consumer: &Consumer, handle: &mut F) -> RedisResult<()>
 where
     F: FnMut(Envelope) -> Fut,
     Fut: Future<Output = Result<(), E>>,
     E: std::fmt::Display,
 {
+    let Consumer {
+        stream,
+        group,
+        name,
+        claim_after,
+    } = consumer;
     let mut conn = client.get_multiplexed_async_connection().await?;
     let created: RedisResult<()> = conn.xgroup_create_mkstream(stream, group, "0").await;
     if let Err(e) = created
@@ -106,20 +142,38 @@ where
     {
         return Err(e);
     }
-    // First what was delivered to this consumer but never acknowledged, then new entries.
+    let claim_every = *claim_after / 2;
+    let mut claimed_at: Option<Instant> = None;
+    // First what was delivered to this consumer but never acknowledged, then new entries, with
+    // what others abandoned taken over every half `claim_after`.
     let mut cursor = "0".to_owned();
     loop {
-        let options = StreamReadOptions::default()
-            .group(group, consumer)
-            .count(100)
-            .block(2000);
-        let reply: StreamReadReply = conn
-            .xread_options(&[stream], &[cursor.as_str()], &options)
-            .await?;
-        let entries: Vec<_> = reply.keys.into_iter().flat_map(|k| k.ids).collect();
-        if entries.is_empty() && cursor == "0" {
-            cursor = ">".to_owned();
-            continue;
+        let mut entries = Vec::new();
+        if cursor == ">" && claimed_at.is_none_or(|at| at.elapsed() >= claim_every) {
+            claimed_at = Some(Instant::now());
+            let idle_ms = usize::try_from(claim_after.as_millis()).unwrap_or(usize::MAX);
+            let options = StreamAutoClaimOptions::default().count(100);
+            let reply: StreamAutoClaimReply = conn
+                .xautoclaim_options(stream, group, name, idle_ms, "0-0", options)
+                .await?;
+            if !reply.claimed.is_empty() {
+                tracing::info!(count = reply.claimed.len(), group, "took over events another consumer left");
+            }
+            entries = reply.claimed;
+        }
+        if entries.is_empty() {
+            let options = StreamReadOptions::default()
+                .group(group, name)
+                .count(100)
+                .block(2000);
+            let reply: StreamReadReply = conn
+                .xread_options(&[stream], &[cursor.as_str()], &options)
+                .await?;
+            entries = reply.keys.into_iter().flat_map(|k| k.ids).collect();
+            if entries.is_empty() && cursor == "0" {
+                cursor = ">".to_owned();
+                continue;
+            }
         }
         for entry in entries {
             let envelope = entry

@@ -4,7 +4,7 @@
 //! gateway passes it on as `{"detail": ...}`. Server errors keep their cause in the log and send a
 //! fixed message.
 
-use tonic::Code;
+use tonic::{Code, Status};
 
 /// The HTTP status the gateway answers for a gRPC status code.
 pub fn http_status(code: Code) -> u16 {
@@ -24,6 +24,13 @@ pub fn http_status(code: Code) -> u16 {
 /// Whether the status message is meant for the person (a 4xx) rather than the log.
 pub fn is_client_error(code: Code) -> bool {
     (400..500).contains(&http_status(code))
+}
+
+/// A server error: its cause (with its chain, for an `anyhow::Error`) goes to the log, the caller
+/// gets a fixed message.
+pub fn internal(cause: impl std::fmt::Display) -> Status {
+    tracing::error!(error = format!("{cause:#}"), "internal error");
+    Status::internal("something went wrong on our side")
 }
 
 #[cfg(test)]

@@ -26,6 +26,10 @@ use crate::error::ApiError;
 /// The longest an entry is served, even while its stamps hold: it bounds how stale an answer
 /// can be when a service could not renew a stamp (Redis unreachable from it alone).
 pub const MAX_AGE: Duration = Duration::from_secs(60);
+/// From this age on, the first request to find an entry renders it afresh while the others are
+/// still served the remembered one: an entry ageing out under steady traffic costs one request a
+/// render instead of making every request in flight wait for it.
+pub const REFRESH_AFTER: Duration = Duration::from_secs(45);
 /// How many bytes of answers are remembered before the memory starts again from empty.
 const BUDGET: usize = 8 << 20;
 /// How many render locks are kept before they are forgotten.
@@ -113,9 +117,15 @@ fn key(what: &str, id: &str) -> String {
 impl Memo {
     /// The answer to `what`/`id`, if remembered under `stamp` less than [`MAX_AGE`] ago.
     pub fn get(&self, what: &str, id: &str, stamp: &str) -> Option<Rendered> {
+        self.lookup(what, id, stamp).map(|(rendered, _)| rendered)
+    }
+
+    /// [`get`](Self::get), with how long ago the answer was rendered.
+    fn lookup(&self, what: &str, id: &str, stamp: &str) -> Option<(Rendered, Duration)> {
         let answers = self.answers.lock().ok()?;
         let entry = answers.map.get(&key(what, id))?;
-        (entry.stamp == stamp && entry.at.elapsed() < MAX_AGE).then(|| entry.rendered.clone())
+        let age = entry.at.elapsed();
+        (entry.stamp == stamp && age < MAX_AGE).then(|| (entry.rendered.clone(), age))
     }
 
     /// Remembers the answer to `what`/`id`, rendered after `stamp` was read.
@@ -145,7 +155,9 @@ impl Memo {
     /// The answer to `what`/`id`: from memory while `stamp` holds, otherwise rendered by `render`
     /// and remembered. One request per key renders at a time: the others wait for it and take what
     /// it remembered, so an answer going stale under load costs one render, not one per request
-    /// in flight. Without a stamp (Redis unreachable) every request renders.
+    /// in flight. An answer older than [`REFRESH_AFTER`] is rendered afresh by the one request
+    /// that finds the key's gate free; meanwhile the others are served it without waiting. Without
+    /// a stamp (Redis unreachable) every request renders.
     pub async fn get_or_render<Fut>(
         &self,
         what: &str,
@@ -159,10 +171,26 @@ impl Memo {
         let Some(stamp) = stamp else {
             return render().await;
         };
-        if let Some(rendered) = self.get(what, id, &stamp) {
-            return Ok(rendered);
-        }
-        let gate = self.gate(what, id);
+        let gate = match self.lookup(what, id, &stamp) {
+            Some((rendered, age)) if age < REFRESH_AFTER => return Ok(rendered),
+            Some((rendered, _)) => {
+                let gate = self.gate(what, id);
+                let Ok(_turn) = gate.try_lock() else {
+                    return Ok(rendered);
+                };
+                return match render().await {
+                    Ok(fresh) => {
+                        self.put(what, id, stamp, fresh.clone());
+                        Ok(fresh)
+                    }
+                    Err(error) => {
+                        tracing::warn!(?error, what, "rendering afresh failed; serving the answer remembered");
+                        Ok(rendered)
+                    }
+                };
+            }
+            None => self.gate(what, id),
+        };
         let _turn = gate.lock().await;
         if let Some(rendered) = self.get(what, id, &stamp) {
             return Ok(rendered);
@@ -289,6 +317,74 @@ mod tests {
             assert_eq!(answer.unwrap().unwrap(), Bytes::from_static(b"[]"));
         }
         assert_eq!(renders.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    /// Puts `json` under `stamp` as if it had been rendered `age` ago.
+    fn put_aged(memo: &Memo, stamp: &str, json: &'static str, age: Duration) {
+        memo.put("directory", "", stamp.into(), rendered(json));
+        let mut answers = memo.answers.lock().unwrap();
+        let entry = answers.map.get_mut(&key("directory", "")).unwrap();
+        entry.at = Instant::now().checked_sub(age).unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_old_answer_is_rendered_afresh_by_one_request_while_the_others_are_served_at_once() {
+        let memo = std::sync::Arc::new(Memo::default());
+        put_aged(&memo, "s1", "\"old\"", REFRESH_AFTER + Duration::from_secs(1));
+        let (release, hold) = tokio::sync::oneshot::channel::<()>();
+        let refreshing = {
+            let memo = memo.clone();
+            tokio::spawn(async move {
+                memo.get_or_render("directory", "", Some("s1".into()), || async {
+                    hold.await.unwrap();
+                    Ok(rendered("\"new\""))
+                })
+                .await
+                .map(|r| r.json)
+            })
+        };
+        tokio::task::yield_now().await;
+        while memo.gate("directory", "").try_lock().is_ok() {
+            tokio::task::yield_now().await;
+        }
+
+        // While the refresh is under way, another request neither waits nor renders.
+        let meanwhile = tokio::time::timeout(
+            Duration::from_millis(500),
+            memo.get_or_render("directory", "", Some("s1".into()), || async {
+                panic!("a second render while one is under way")
+            }),
+        )
+        .await
+        .expect("served without waiting for the refresh");
+        assert_eq!(meanwhile.unwrap().json, Bytes::from_static(b"\"old\""));
+
+        release.send(()).unwrap();
+        assert_eq!(refreshing.await.unwrap().unwrap(), Bytes::from_static(b"\"new\""));
+        assert_eq!(
+            memo.get("directory", "", "s1").map(|r| r.json),
+            Some(Bytes::from_static(b"\"new\""))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refresh_that_fails_serves_the_answer_still_valid_and_one_past_max_age_is_not_served() {
+        let memo = Memo::default();
+        put_aged(&memo, "s1", "\"old\"", REFRESH_AFTER + Duration::from_secs(1));
+        let answer = memo
+            .get_or_render("directory", "", Some("s1".into()), || async {
+                Err(ApiError::internal("coaching-svc is down"))
+            })
+            .await;
+        assert_eq!(answer.unwrap().json, Bytes::from_static(b"\"old\""));
+
+        put_aged(&memo, "s1", "\"old\"", MAX_AGE + Duration::from_secs(1));
+        let answer = memo
+            .get_or_render("directory", "", Some("s1".into()), || async {
+                Err(ApiError::internal("coaching-svc is down"))
+            })
+            .await;
+        assert!(answer.is_err(), "an answer past MAX_AGE was served");
     }
 
     #[test]

@@ -279,13 +279,24 @@ half_rate() { # half_rate KEY: half the requests/s of a finished scenario (at le
   echo $(((rps / 2) > 0 ? rps / 2 : 1))
 }
 
-# read_pair KEY TITLE URL [OHA_ARGS...]: the max rate, then half of it for the p99 target.
+# The issue sets the reads' p99 target "at half that rate", that rate being its 4,000 requests/s.
+TARGET_HALF_RATE=2000
+# read_pair KEY TITLE URL [OHA_ARGS...]: the max rate; then the p99 at the issue's half rate
+# (2,000/s) and at half the max rate just measured, a stricter check on a machine that does more.
 read_pair() {
   local key="$1" title="$2" target="$3" rate
   shift 3
   run_oha "$key" "$title" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" "${GZ[@]}" "$@" "$target"
   rate="$(half_rate "$key")"
-  run_oha "${key}_half" "$title at half rate" "${rate}/s" 200 -z "$((DURATION * 3 / 4 + 1))s" -c "$CONC" \
+  paced_read "${key}_target" "$title at $TARGET_HALF_RATE/s" "$TARGET_HALF_RATE" "$target" "$@"
+  paced_read "${key}_half" "$title at half rate" "$rate" "$target" "$@"
+}
+# paced_read KEY TITLE RATE URL [OHA_ARGS...]: RATE requests/s, latency counted from when each
+# request was due (so a stall is not hidden by requests the tool did not send meanwhile).
+paced_read() {
+  local key="$1" title="$2" rate="$3" target="$4"
+  shift 4
+  run_oha "$key" "$title" "${rate}/s" 200 -z "$((DURATION * 3 / 4 + 1))s" -c "$CONC" \
     -q "$rate" --latency-correction "${GZ[@]}" "$@" "$target"
 }
 

@@ -328,9 +328,13 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     got_reads = ", ".join(f"{k} {rps(k) or 0:,.0f}/s" for k in reads)
     target("Single-resource reads: throughput", ">= 4,000 req/s each", got_reads,
            None if any(rps(k) is None for k in reads) else all(rps(k) >= 4000 for k in reads))
-    half = [k + "_half" for k in reads]
-    target("Single-resource reads: p99 at half the max rate", "<= 10 ms",
-           ", ".join(f"{k} {p99(k + '_half') or 0:.1f} ms" for k in reads), all_le(half, 10.0, p99))
+    # The issue sets the p99 "at half that rate", that rate being its 4,000/s: the verdict is
+    # taken at 2,000/s. Half the rate this machine reached is shown beside it, a stricter check.
+    paced = [k + "_target" for k in reads]
+    target("Single-resource reads: p99 at 2,000/s (half the 4,000/s target)", "<= 10 ms",
+           ", ".join(f"{k} {p99(k + '_target') or 0:.1f} ms" for k in reads)
+           + "; at half the max rate: " + ", ".join(f"{p99(k + '_half') or 0:.1f}" for k in reads) + " ms",
+           all_le(paced, 10.0, p99))
     target("Directory: compressed", "gzip or brotli",
            f"{directory.get('content_encoding') or 'none'} "
            f"({directory.get('bytes_identity', 0):,} B -> {directory.get('bytes_gzip', 0):,} B)",
@@ -340,9 +344,10 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
            (directory.get("revalidation_status") == 304 and bool(directory.get("etag_changes"))) if directory else None)
     target("Directory: 304 revalidation throughput", ">= 4,000 req/s", f"{rps('directory_304') or 0:,.0f}/s",
            None if rps("directory_304") is None else rps("directory_304") >= 4000)
-    target("Directory: full response p99 (at half its max rate)", "<= 25 ms",
-           f"{p99('directory_half') or 0:.1f} ms (at max rate: {p99('directory') or 0:.1f} ms)",
-           all_le(["directory_half"], 25.0, p99))
+    target("Directory: full response p99 at 2,000/s", "<= 25 ms",
+           f"{p99('directory_target') or 0:.1f} ms (at half its max rate: {p99('directory_half') or 0:.1f} ms, "
+           f"at c={meta.get('concurrency', 32)}: {p99('directory') or 0:.1f} ms)",
+           all_le(["directory_target"], 25.0, p99))
     target("Booking creation on distinct slots", ">= 1,500/s, p99 <= 50 ms",
            f"{rps('book') or 0:,.0f}/s, p99 {p99('book') or 0:.1f} ms",
            None if rps("book") is None else rps("book") >= 1500 and p99("book") <= 50)

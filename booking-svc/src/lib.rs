@@ -27,8 +27,8 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     booking::v1::booking_server::BookingServer,
-    redis_link::RedisLink,
     events::Consumer,
+    redis_link::RedisLink,
     server::GrpcMetricsLayer,
     stamps::{self, Stamp},
 };

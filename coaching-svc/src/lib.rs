@@ -20,8 +20,8 @@ use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
     coaching::v1::coaching_server::CoachingServer,
-    redis_link::RedisLink,
     events::Consumer,
+    redis_link::RedisLink,
     server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };

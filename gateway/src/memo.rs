@@ -184,7 +184,11 @@ impl Memo {
                         Ok(fresh)
                     }
                     Err(error) => {
-                        tracing::warn!(?error, what, "rendering afresh failed; serving the answer remembered");
+                        tracing::warn!(
+                            ?error,
+                            what,
+                            "rendering afresh failed; serving the answer remembered"
+                        );
                         Ok(rendered)
                     }
                 };

@@ -22,9 +22,9 @@ use anyhow::Context;
 use futures::FutureExt;
 use proto::{
     auth::{AuthInterceptor, TokenVerifier},
+    events::Consumer,
     gym::v1::gym_server::GymServer,
     redis_link::RedisLink,
-    events::Consumer,
     server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };

@@ -58,7 +58,9 @@ pub fn unavailable(error: &sqlx::Error) -> bool {
 pub fn status(error: &sqlx::Error, database: &str) -> tonic::Status {
     if unavailable(error) {
         tracing::error!(%error, "database unavailable");
-        tonic::Status::unavailable(format!("the {database} database is unavailable; please try again"))
+        tonic::Status::unavailable(format!(
+            "the {database} database is unavailable; please try again"
+        ))
     } else {
         crate::status::internal(error)
     }

@@ -85,9 +85,7 @@ impl Consumer {
     /// is stable across restarts of one host or pod (so what it was handed but never acknowledged
     /// is read again when it comes back) and distinct between hosts.
     pub fn new(namespace: &str, service: &str) -> Self {
-        let host = std::env::var("HOSTNAME")
-            .ok()
-            .filter(|h| !h.trim().is_empty());
+        let host = std::env::var("HOSTNAME").ok().filter(|h| !h.trim().is_empty());
         Self {
             stream: stream_key(namespace),
             group: service.to_owned(),
@@ -123,7 +121,11 @@ where
     }
 }
 
-async fn consume_once<F, Fut, E>(client: &redis::Client, consumer: &Consumer, handle: &mut F) -> RedisResult<()>
+async fn consume_once<F, Fut, E>(
+    client: &redis::Client,
+    consumer: &Consumer,
+    handle: &mut F,
+) -> RedisResult<()>
 where
     F: FnMut(Envelope) -> Fut,
     Fut: Future<Output = Result<(), E>>,
@@ -157,7 +159,11 @@ where
                 .xautoclaim_options(stream, group, name, idle_ms, "0-0", options)
                 .await?;
             if !reply.claimed.is_empty() {
-                tracing::info!(count = reply.claimed.len(), group, "took over events another consumer left");
+                tracing::info!(
+                    count = reply.claimed.len(),
+                    group,
+                    "took over events another consumer left"
+                );
             }
             entries = reply.claimed;
         }

@@ -34,7 +34,9 @@ fn consumer(stream: &str, name: &str, claim_after: Duration) -> Consumer {
 
 /// A stream of its own holding one event, read (and so held) by the replica `gone`, which then
 /// disappears without acknowledging it.
-async fn an_event_held_by_a_replica_that_went_away(conn: &mut redis::aio::MultiplexedConnection) -> (String, Envelope) {
+async fn an_event_held_by_a_replica_that_went_away(
+    conn: &mut redis::aio::MultiplexedConnection,
+) -> (String, Envelope) {
     let stream = format!("events-test-{}:events", Uuid::new_v4());
     let envelope = Envelope {
         event_id: Uuid::new_v4(),
@@ -47,10 +49,18 @@ async fn an_event_held_by_a_replica_that_went_away(conn: &mut redis::aio::Multip
     let () = conn.xgroup_create_mkstream(&stream, GROUP, "0").await.unwrap();
     proto::events::publish(conn, &stream, &envelope).await.unwrap();
     let read: StreamReadReply = conn
-        .xread_options(&[&stream], &[">"], &StreamReadOptions::default().group(GROUP, "gone"))
+        .xread_options(
+            &[&stream],
+            &[">"],
+            &StreamReadOptions::default().group(GROUP, "gone"),
+        )
         .await
         .unwrap();
-    assert_eq!(read.keys[0].ids.len(), 1, "the replica that went away was handed the event");
+    assert_eq!(
+        read.keys[0].ids.len(),
+        1,
+        "the replica that went away was handed the event"
+    );
     (stream, envelope)
 }
 
@@ -90,7 +100,11 @@ async fn an_event_a_vanished_replica_left_unacknowledged_is_taken_over_and_appli
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(pending_count(&mut conn, &stream).await, 0, "acknowledged once applied");
+    assert_eq!(
+        pending_count(&mut conn, &stream).await,
+        0,
+        "acknowledged once applied"
+    );
     task.abort();
     let _: () = conn.del(&stream).await.unwrap();
 }
@@ -103,7 +117,10 @@ async fn an_event_another_replica_holds_for_less_than_claim_after_stays_with_it(
     let (mut handled, task) = consume(consumer(&stream, "neighbour", Duration::from_secs(60)));
     let taken = tokio::time::timeout(Duration::from_secs(3), handled.recv()).await;
 
-    assert!(taken.is_err(), "a live replica's event was taken from it: {taken:?}");
+    assert!(
+        taken.is_err(),
+        "a live replica's event was taken from it: {taken:?}"
+    );
     assert_eq!(pending_count(&mut conn, &stream).await, 1);
     task.abort();
     let _: () = conn.del(&stream).await.unwrap();

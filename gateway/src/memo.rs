@@ -171,37 +171,44 @@ impl Memo {
         let Some(stamp) = stamp else {
             return render().await;
         };
-        let gate = match self.lookup(what, id, &stamp) {
+        // Old but still valid, it is served to anyone who finds another request renewing it.
+        let remembered = match self.lookup(what, id, &stamp) {
             Some((rendered, age)) if age < REFRESH_AFTER => return Ok(rendered),
-            Some((rendered, _)) => {
-                let gate = self.gate(what, id);
-                let Ok(_turn) = gate.try_lock() else {
-                    return Ok(rendered);
-                };
-                return match render().await {
-                    Ok(fresh) => {
-                        self.put(what, id, stamp, fresh.clone());
-                        Ok(fresh)
-                    }
-                    Err(error) => {
-                        tracing::warn!(
-                            ?error,
-                            what,
-                            "rendering afresh failed; serving the answer remembered"
-                        );
-                        Ok(rendered)
-                    }
-                };
-            }
-            None => self.gate(what, id),
+            remembered => remembered.map(|(rendered, _)| rendered),
         };
-        let _turn = gate.lock().await;
-        if let Some(rendered) = self.get(what, id, &stamp) {
+        let gate = self.gate(what, id);
+        let _turn = match gate.try_lock() {
+            Ok(turn) => turn,
+            Err(_) => {
+                if let Some(rendered) = remembered {
+                    return Ok(rendered);
+                }
+                gate.lock().await
+            }
+        };
+        // The request that held the gate may have just rendered it.
+        if let Some((rendered, age)) = self.lookup(what, id, &stamp)
+            && age < REFRESH_AFTER
+        {
             return Ok(rendered);
         }
-        let rendered = render().await?;
-        self.put(what, id, stamp, rendered.clone());
-        Ok(rendered)
+        match render().await {
+            Ok(fresh) => {
+                self.put(what, id, stamp, fresh.clone());
+                Ok(fresh)
+            }
+            Err(error) => match remembered {
+                Some(rendered) => {
+                    tracing::warn!(
+                        ?error,
+                        what,
+                        "rendering afresh failed; serving the answer remembered"
+                    );
+                    Ok(rendered)
+                }
+                None => Err(error),
+            },
+        }
     }
 
     /// The JSON answer to `what`/`id`, as [`get_or_render`](Self::get_or_render) gives it.

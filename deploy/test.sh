@@ -213,7 +213,9 @@ stage_e2e() {
   source "$mesh_env"
   if ((RUN_PLAYWRIGHT)); then
     [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed
-    run env BASE_URL="$BASE_URL" CHROMIUM_PATH="$CHROMIUM_PATH" bash -c 'cd web && npx playwright test'
+    # The admin of this mesh, not of whatever mesh.env another up.sh left at the same URL.
+    run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" CHROMIUM_PATH="$CHROMIUM_PATH" \
+      bash -c 'cd web && npx playwright test'
   fi
   if ((RUN_SCHEMATHESIS)); then
     tools_venv

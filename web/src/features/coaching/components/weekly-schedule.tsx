@@ -25,7 +25,13 @@ export function WeeklySchedule({ slots, locations, weekOf = new Date() }: Weekly
       <p className="text-sm font-semibold text-navy-800">
         This week <span className="font-normal text-muted-foreground">({range})</span>
       </p>
-      <div className="overflow-x-auto rounded-lg border">
+      {/* Wider than a phone: it scrolls sideways, by finger or, once focused, by arrow keys. */}
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label="Days of this week, scrolling sideways"
+        className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         <div className="grid min-w-[44rem] grid-cols-7 divide-x">
           {WEEKDAYS.map((weekday, i) => {
             const date = formatLocalDate(days[i]);

@@ -61,7 +61,13 @@ export function CourtWeekSchedule({ locations, availability, pending, initialWee
           </Button>
         </div>
       </div>
-      <div className="overflow-x-auto rounded-lg border">
+      {/* Wider than a phone: it scrolls sideways, by finger or, once focused, by arrow keys. */}
+      <div
+        tabIndex={0}
+        role="group"
+        aria-label="Court schedule, scrolls sideways"
+        className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         <table className="w-full min-w-[52rem] table-fixed border-collapse text-xs">
           <thead>
             <tr className="bg-muted/50">

@@ -24,14 +24,14 @@ use std::{future::Future, time::Duration};
 use anyhow::Context;
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use futures::FutureExt;
-use proto::{
+use platform::{
     auth::{AuthInterceptor, TokenVerifier},
-    booking::v1::booking_server::BookingServer,
     events::Consumer,
+    host::GrpcMetricsLayer,
     redis_link::RedisLink,
-    server::GrpcMetricsLayer,
     stamps::{self, Stamp},
 };
+use proto::booking::v1::booking_server::BookingServer;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 
@@ -88,7 +88,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    proto::database::connect(url, 16, Duration::from_secs(3))
+    platform::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
 }
@@ -110,14 +110,14 @@ impl Server {
     /// Serves until `shutdown` resolves, then drains in-flight calls.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
-        let (reporter, health) = proto::server::health_reporter();
+        let (reporter, health) = platform::host::health_reporter();
         reporter
             .set_serving::<BookingServer<grpc::BookingService>>()
             .await;
 
         let db = self.service.db.clone();
         let consumer = tokio::spawn(async move {
-            proto::events::consume(self.redis, &self.consumer, |envelope| {
+            platform::events::consume(self.redis, &self.consumer, |envelope| {
                 events::apply(&db, envelope)
             })
             .await;
@@ -130,14 +130,14 @@ impl Server {
         );
 
         let served = tonic::transport::Server::builder()
-            .trace_fn(proto::telemetry::grpc_span)
+            .trace_fn(platform::telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
             .add_service(health)
             .add_service(BookingServer::with_interceptor(
                 self.service,
                 AuthInterceptor::new(self.verifier),
             ))
-            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
+            .serve_with_incoming_shutdown(platform::host::incoming(self.listener), shutdown)
             .await
             .context("serving gRPC");
         consumer.abort();
@@ -163,13 +163,13 @@ fn ops_router(service: &grpc::BookingService) -> Router {
     Router::new()
         .route("/readyz", get(readyz))
         .with_state(readiness)
-        .fallback_service(proto::server::ops_router(proto::database::ready_check(
+        .fallback_service(platform::ops::ops_router(platform::database::ready_check(
             service.db.clone(),
         )))
 }
 
 async fn readyz(State(r): State<Readiness>) -> (StatusCode, String) {
-    if let Err(why) = proto::database::answers(&r.db).await {
+    if let Err(why) = platform::database::answers(&r.db).await {
         return (StatusCode::SERVICE_UNAVAILABLE, why);
     }
     match r.coaching.check_health().await {

@@ -20,14 +20,14 @@ use std::{future::Future, time::Duration};
 
 use anyhow::Context;
 use futures::FutureExt;
-use proto::{
+use platform::{
     auth::{AuthInterceptor, TokenVerifier},
     events::Consumer,
-    gym::v1::gym_server::GymServer,
+    host::{GrpcMetricsLayer, RenewStampLayer},
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };
+use proto::gym::v1::gym_server::GymServer;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 
@@ -40,7 +40,7 @@ pub struct Server {
     service: grpc::GymService,
     verifier: TokenVerifier,
     redis: redis::Client,
-    /// Renewed after every change this service makes ([`proto::stamps`]).
+    /// Renewed after every change this service makes ([`platform::stamps`]).
     stamp: Stamp,
     consumer: Consumer,
 }
@@ -80,7 +80,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    proto::database::connect(url, 10, Duration::from_secs(5))
+    platform::database::connect(url, 10, Duration::from_secs(5))
         .await
         .context("connecting to PostgreSQL")
 }
@@ -104,18 +104,18 @@ impl Server {
         let shutdown = shutdown.shared();
         // What gateways remember may predate changes made while this replica was down.
         self.stamp.renew().await;
-        let (reporter, health) = proto::server::health_reporter();
+        let (reporter, health) = platform::host::health_reporter();
         reporter.set_serving::<GymServer<grpc::GymService>>().await;
 
-        let ops = tokio::spawn(proto::server::serve_ops(
+        let ops = tokio::spawn(platform::ops::serve_ops(
             self.ops_listener,
-            proto::database::ready_check(self.service.db.clone()),
+            platform::database::ready_check(self.service.db.clone()),
             shutdown.clone(),
         ));
 
         let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
         let consumer = tokio::spawn(async move {
-            proto::events::consume(self.redis, &self.consumer, |envelope| {
+            platform::events::consume(self.redis, &self.consumer, |envelope| {
                 let (db, stamp) = (db.clone(), stamp.clone());
                 async move {
                     let applied = events::apply(&db, envelope).await;
@@ -127,7 +127,7 @@ impl Server {
         });
 
         let served = tonic::transport::Server::builder()
-            .trace_fn(proto::telemetry::grpc_span)
+            .trace_fn(platform::telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
             .layer(RenewStampLayer(self.stamp.clone()))
             .add_service(health)
@@ -135,7 +135,7 @@ impl Server {
                 self.service,
                 AuthInterceptor::new(self.verifier),
             ))
-            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
+            .serve_with_incoming_shutdown(platform::host::incoming(self.listener), shutdown)
             .await
             .context("serving gRPC");
         consumer.abort();

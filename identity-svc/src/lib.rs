@@ -17,13 +17,13 @@ use std::{future::Future, time::Duration};
 
 use anyhow::Context;
 use futures::FutureExt;
-use proto::{
+use platform::{
     auth::{AuthInterceptor, Role, TokenSigner, TokenVerifier},
-    identity::v1::identity_server::IdentityServer,
+    host::GrpcMetricsLayer,
     redis_link::RedisLink,
-    server::GrpcMetricsLayer,
     stamps::{self, Stamp},
 };
+use proto::identity::v1::identity_server::IdentityServer;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 
@@ -55,7 +55,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     let relay = outbox::Relay::new(
         db.clone(),
         RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
-        proto::events::stream_key(&config.redis_namespace),
+        platform::events::stream_key(&config.redis_namespace),
     );
     let link = RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?;
     let service = grpc::IdentityService {
@@ -87,7 +87,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
 }
 
 async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    proto::database::connect(url, 16, Duration::from_secs(3))
+    platform::database::connect(url, 16, Duration::from_secs(3))
         .await
         .context("connecting to PostgreSQL")
 }
@@ -138,27 +138,27 @@ impl Server {
     /// Serves (and relays the outbox) until `shutdown` resolves, then drains in-flight calls.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
-        let (reporter, health) = proto::server::health_reporter();
+        let (reporter, health) = platform::host::health_reporter();
         reporter
             .set_serving::<IdentityServer<grpc::IdentityService>>()
             .await;
 
-        let ops = tokio::spawn(proto::server::serve_ops(
+        let ops = tokio::spawn(platform::ops::serve_ops(
             self.ops_listener,
-            proto::database::ready_check(self.service.db.clone()),
+            platform::database::ready_check(self.service.db.clone()),
             shutdown.clone(),
         ));
         let relay = tokio::spawn(self.relay.run(shutdown.clone()));
 
         tonic::transport::Server::builder()
-            .trace_fn(proto::telemetry::grpc_span)
+            .trace_fn(platform::telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
             .add_service(health)
             .add_service(IdentityServer::with_interceptor(
                 self.service,
                 AuthInterceptor::new(self.verifier),
             ))
-            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
+            .serve_with_incoming_shutdown(platform::host::incoming(self.listener), shutdown)
             .await
             .context("serving gRPC")?;
         relay.await.context("the outbox relay")?;

@@ -432,7 +432,10 @@ pub async fn user_with_profile(
 }
 
 /// Records an event in the outbox; call it in the transaction that makes the change.
-pub async fn insert_outbox(tx: &mut PgConnection, envelope: &proto::events::Envelope) -> Result<(), Error> {
+pub async fn insert_outbox(
+    tx: &mut PgConnection,
+    envelope: &platform::events::Envelope,
+) -> Result<(), Error> {
     let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
     sqlx::query("insert into identity.outbox (event_id, payload) values ($1, $2::jsonb)")
         .bind(envelope.event_id)

@@ -7,7 +7,8 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use proto::{coaching::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::routes;

@@ -4,7 +4,8 @@
 //! gym-svc's own.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use proto::{gym::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::gym::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::routes;

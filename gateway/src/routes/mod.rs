@@ -20,7 +20,7 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
-use proto::auth::Role;
+use platform::auth::Role;
 use tokio::sync::Semaphore;
 use utoipa::openapi::{
     RefOr,
@@ -216,7 +216,7 @@ async fn authorize(
         .headers()
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    let token = header.and_then(proto::auth::bearer);
+    let token = header.and_then(platform::auth::bearer);
     if access == Access::Public {
         // A public route ignores credentials, good or bad.
         return Ok(next.run(request).await);

@@ -76,8 +76,8 @@ pub async fn answers(db: &PgPool) -> Result<(), String> {
 }
 
 /// [`answers`] as the ops port's `/readyz` check.
-#[cfg(feature = "server")]
-pub fn ready_check(db: PgPool) -> crate::server::ReadyCheck {
+#[cfg(feature = "ops")]
+pub fn ready_check(db: PgPool) -> crate::ops::ReadyCheck {
     use futures::FutureExt;
     std::sync::Arc::new(move || {
         let db = db.clone();

@@ -1,81 +1,17 @@
-//! What every gRPC service runs besides its own RPCs: the ops HTTP port (`/metrics` for
-//! Prometheus, `/livez`, `/readyz`), per-RPC metrics, and the serving loop with health, tracing
-//! and graceful shutdown. Feature `server`.
+//! The gRPC service host: the serving loop's parts (accepted connections, per-RPC metrics,
+//! change-stamp renewal, `grpc.health.v1`). Feature `host`.
 
 use std::{
     future::Future,
     net::SocketAddr,
     pin::Pin,
-    sync::{Arc, OnceLock},
     task::{Context, Poll},
     time::Instant,
 };
 
-use axum::{Router, extract::State, http::StatusCode, routing::get};
-use futures::{Stream, StreamExt, future::BoxFuture};
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use futures::{Stream, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_stream::wrappers::TcpListenerStream;
-
-/// Installs the process-wide Prometheus recorder once and returns its handle.
-pub fn metrics_handle() -> PrometheusHandle {
-    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-    HANDLE
-        .get_or_init(|| {
-            PrometheusBuilder::new()
-                .set_buckets(&[
-                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
-                ])
-                .expect("static buckets are valid")
-                .install_recorder()
-                .expect("the Prometheus recorder installs once")
-        })
-        .clone()
-}
-
-/// A readiness probe: resolves to `Ok(())` when the process can serve, or says what is missing.
-pub type ReadyCheck = Arc<dyn Fn() -> BoxFuture<'static, Result<(), String>> + Send + Sync>;
-
-#[derive(Clone)]
-struct OpsState {
-    metrics: PrometheusHandle,
-    ready: ReadyCheck,
-}
-
-/// The ops router: `/metrics`, `/livez` (always 200 while the process runs), `/readyz`
-/// (200 when `ready` passes, 503 with the reason otherwise).
-pub fn ops_router(ready: ReadyCheck) -> Router {
-    Router::new()
-        .route(
-            "/metrics",
-            get(|State(s): State<OpsState>| async move { s.metrics.render() }),
-        )
-        .route("/livez", get(|| async { "ok" }))
-        .route(
-            "/readyz",
-            get(|State(s): State<OpsState>| async move {
-                match (s.ready)().await {
-                    Ok(()) => (StatusCode::OK, "ready".to_owned()),
-                    Err(why) => (StatusCode::SERVICE_UNAVAILABLE, why),
-                }
-            }),
-        )
-        .with_state(OpsState {
-            metrics: metrics_handle(),
-            ready,
-        })
-}
-
-/// Serves the ops router on `listener` until `shutdown` resolves.
-pub async fn serve_ops(
-    listener: TcpListener,
-    ready: ReadyCheck,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, ops_router(ready))
-        .with_graceful_shutdown(shutdown)
-        .await
-}
 
 /// The connections `listener` accepts, each with `TCP_NODELAY` set, for
 /// `serve_with_incoming_shutdown`. A gRPC answer leaves as several small writes (headers, the

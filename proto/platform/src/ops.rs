@@ -27,15 +27,20 @@ pub fn metrics_handle() -> PrometheusHandle {
 /// A readiness probe: resolves to `Ok(())` when the process can serve, or says what is missing.
 pub type ReadyCheck = Arc<dyn Fn() -> BoxFuture<'static, Result<(), String>> + Send + Sync>;
 
+/// What a ready process adds to its `/readyz` answer, if anything: a dependency whose loss
+/// degrades it without making it unready.
+pub type ReadyNote = Arc<dyn Fn() -> BoxFuture<'static, Option<String>> + Send + Sync>;
+
 #[derive(Clone)]
 struct OpsState {
     metrics: PrometheusHandle,
     ready: ReadyCheck,
+    note: Option<ReadyNote>,
 }
 
 /// The ops router: `/metrics`, `/livez` (always 200 while the process runs), `/readyz`
-/// (200 when `ready` passes, 503 with the reason otherwise).
-pub fn ops_router(ready: ReadyCheck) -> Router {
+/// (200 when `ready` passes, with `note`'s remark if it makes one; 503 with the reason otherwise).
+pub fn ops_router(ready: ReadyCheck, note: Option<ReadyNote>) -> Router {
     Router::new()
         .route(
             "/metrics",
@@ -45,15 +50,23 @@ pub fn ops_router(ready: ReadyCheck) -> Router {
         .route(
             "/readyz",
             get(|State(s): State<OpsState>| async move {
-                match (s.ready)().await {
-                    Ok(()) => (StatusCode::OK, "ready".to_owned()),
-                    Err(why) => (StatusCode::SERVICE_UNAVAILABLE, why),
+                if let Err(why) = (s.ready)().await {
+                    return (StatusCode::SERVICE_UNAVAILABLE, why);
+                }
+                let remark = match &s.note {
+                    Some(note) => note().await,
+                    None => None,
+                };
+                match remark {
+                    Some(remark) => (StatusCode::OK, format!("ready; {remark}")),
+                    None => (StatusCode::OK, "ready".to_owned()),
                 }
             }),
         )
         .with_state(OpsState {
             metrics: metrics_handle(),
             ready,
+            note,
         })
 }
 
@@ -63,7 +76,7 @@ pub async fn serve_ops(
     ready: ReadyCheck,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, ops_router(ready))
+    axum::serve(listener, ops_router(ready, None))
         .with_graceful_shutdown(shutdown)
         .await
 }

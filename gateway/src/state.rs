@@ -3,7 +3,10 @@
 
 use std::{ops::Deref, sync::Arc, time::Duration};
 
-use proto::{booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient, gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient};
+use proto::{
+    booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient,
+    gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient,
+};
 use tokio::sync::Semaphore;
 use tonic::transport::{Channel, Endpoint};
 

@@ -1,26 +1,22 @@
 //! Starts coaching-svc and booking-svc against a fresh database and offers typed helpers; the
 //! tests keep their assertions in view.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use chrono::{Datelike, NaiveDate, Utc, Weekday};
 use platform::{
     auth::{Role, TokenSigner},
     redis_link::RedisLink,
     stamps::{self, Stamp},
-    testing::StatementCounter,
+    testing::{self, POSTGRES, Processes, REDIS_URL, StatementCounter, any_port},
 };
 use proto::{
     booking::v1::{self as pb, booking_client::BookingClient},
     coaching::v1::{self as cpb, coaching_client::CoachingClient},
 };
-use sqlx::{Connection, Executor, PgConnection, PgPool};
-use tokio::sync::oneshot;
+use sqlx::PgPool;
 use tonic::{Code, Request, Status, transport::Channel};
 use uuid::Uuid;
-
-/// The Redis every test app uses, each under a namespace of its own.
-const REDIS_URL: &str = "redis://127.0.0.1:6379";
 
 /// A signed-in user of the tests.
 #[derive(Clone, Debug)]
@@ -43,66 +39,7 @@ pub struct TestApp {
     /// Counts the statements coaching-svc sends PostgreSQL (when it runs).
     coaching_statements: Option<StatementCounter>,
     signer: TokenSigner,
-    stops: Vec<oneshot::Sender<()>>,
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        for stop in self.stops.drain(..) {
-            let _ = stop.send(());
-        }
-    }
-}
-
-fn any_port() -> SocketAddr {
-    ([127, 0, 0, 1], 0).into()
-}
-
-/// A fresh, empty database for one test.
-async fn fresh_database() -> String {
-    let name = format!("t_booking_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-        .await
-        .expect("PostgreSQL is up at 127.0.0.1:5432");
-    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-        .await
-        .expect("create the test database");
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
-}
-
-fn run<F>(stops: &mut Vec<oneshot::Sender<()>>, serve: impl FnOnce(oneshot::Receiver<()>) -> F)
-where
-    F: Future<Output = anyhow::Result<()>> + Send + 'static,
-{
-    let (tx, rx) = oneshot::channel();
-    stops.push(tx);
-    let serving = serve(rx);
-    tokio::spawn(async move {
-        if let Err(e) = serving.await {
-            eprintln!("a test server stopped: {e:#}");
-        }
-    });
-}
-
-async fn stopped(rx: oneshot::Receiver<()>) {
-    let _ = rx.await;
-}
-
-async fn channel(port: u16) -> Channel {
-    let url = format!("http://127.0.0.1:{port}");
-    for _ in 0..200 {
-        if let Ok(channel) = Channel::from_shared(url.clone()).unwrap().connect().await {
-            let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
-            let check = tonic_health::pb::HealthCheckRequest {
-                service: String::new(),
-            };
-            if health.check(check).await.is_ok() {
-                return channel;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("the server on port {port} did not become healthy");
+    _processes: Processes,
 }
 
 impl TestApp {
@@ -117,15 +54,16 @@ impl TestApp {
     }
 
     async fn start(with_coaching: bool) -> TestApp {
-        let database_url = fresh_database().await;
-        let redis_namespace = format!("t-booking-{}", Uuid::new_v4().simple());
+        let database_url = testing::fresh_database("booking").await;
+        let redis_namespace = testing::namespace("t-booking");
         let redis_url = REDIS_URL.to_owned();
         let (private, public) = platform::auth::generate_keypair();
-        let mut stops = Vec::new();
+        let mut processes = Processes::default();
         let mut coaching_statements = None;
 
-        let coaching_url = if with_coaching {
-            let statements = StatementCounter::start("127.0.0.1:5432")
+        // coaching-svc's port, or the URL of a port nobody listens on.
+        let coaching = if with_coaching {
+            let statements = StatementCounter::start(POSTGRES)
                 .await
                 .expect("the statement counter");
             let coaching = coaching_svc::build(coaching_svc::Config {
@@ -138,20 +76,20 @@ impl TestApp {
             })
             .await
             .expect("coaching-svc builds");
-            let url = format!("http://127.0.0.1:{}", coaching.port());
-            run(&mut stops, |rx| coaching.run_until(stopped(rx)));
+            let port = coaching.port();
+            processes.spawn(|stopped| coaching.run_until(stopped));
             coaching_statements = Some(statements);
-            url
+            Ok(port)
         } else {
             // Bound and dropped at once: nothing listens there.
             let closed = std::net::TcpListener::bind(any_port())
                 .unwrap()
                 .local_addr()
                 .unwrap();
-            format!("http://{closed}")
+            Err(format!("http://{closed}"))
         };
 
-        let statements = StatementCounter::start("127.0.0.1:5432")
+        let statements = StatementCounter::start(POSTGRES)
             .await
             .expect("the statement counter");
         let booking = booking_svc::build(booking_svc::Config {
@@ -162,7 +100,10 @@ impl TestApp {
             jwt_public_key: public,
             redis_url,
             redis_namespace: redis_namespace.clone(),
-            coaching_url: coaching_url.clone(),
+            coaching_url: match &coaching {
+                Ok(port) => format!("http://127.0.0.1:{port}"),
+                Err(closed) => closed.clone(),
+            },
             // Generous: the machines tests run on are shared and busy; the deadline itself is
             // not what these tests are about.
             coaching_timeout: Duration::from_secs(15),
@@ -170,14 +111,13 @@ impl TestApp {
         .await
         .expect("booking-svc builds");
         let (booking_port, ops_port) = (booking.port(), booking.ops_port());
-        run(&mut stops, |rx| booking.run_until(stopped(rx)));
+        processes.spawn(|stopped| booking.run_until(stopped));
 
-        let booking = BookingClient::new(channel(booking_port).await);
-        let coaching = if with_coaching {
-            CoachingClient::new(channel(coaching_url.rsplit(':').next().unwrap().parse().unwrap()).await)
-        } else {
-            CoachingClient::new(Channel::from_shared(coaching_url).unwrap().connect_lazy())
-        };
+        let booking = BookingClient::new(testing::serving(booking_port, "booking.v1.Booking").await);
+        let coaching = CoachingClient::new(match coaching {
+            Ok(port) => testing::serving(port, "coaching.v1.Coaching").await,
+            Err(closed) => Channel::from_shared(closed).unwrap().connect_lazy(),
+        });
         TestApp {
             booking,
             coaching,
@@ -189,7 +129,7 @@ impl TestApp {
             statements,
             coaching_statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
-            stops,
+            _processes: processes,
         }
     }
 
@@ -216,8 +156,7 @@ impl TestApp {
 
     /// A new user with `role` and a valid token.
     pub fn user(&self, role: Role) -> User {
-        let id = Uuid::new_v4();
-        let (token, _) = self.signer.issue(id, role, 0).unwrap();
+        let (id, token) = testing::user(&self.signer, role);
         User { id, token }
     }
 

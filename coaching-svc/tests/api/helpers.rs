@@ -5,15 +5,11 @@ use std::time::Duration;
 use chrono::{Days, Utc};
 use platform::{
     auth::{Role, TokenSigner},
-    testing::StatementCounter,
+    testing::{self, POSTGRES, Processes, StatementCounter},
 };
 use proto::coaching::v1::{self as pb, coaching_client::CoachingClient};
-use sqlx::{Connection, Executor, PgConnection, PgPool};
-use tokio::sync::oneshot;
+use sqlx::PgPool;
 use tonic::{Code, Request, Status, transport::Channel};
-use tonic_health::pb::{
-    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
-};
 use uuid::Uuid;
 
 /// Miles per degree of latitude on the sphere the service measures on (radius 3958.8 miles).
@@ -27,7 +23,7 @@ pub struct TestApp {
     pub redis_namespace: String,
     statements: StatementCounter,
     signer: TokenSigner,
-    _stop: oneshot::Sender<()>,
+    _processes: Processes,
 }
 
 /// A user the test made up, with a token for them.
@@ -36,67 +32,31 @@ pub struct User {
     pub token: String,
 }
 
-const POSTGRES: &str = "127.0.0.1:5432";
-
-async fn fresh_database() -> String {
-    let name = format!("t_coaching_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-        .await
-        .expect("PostgreSQL is up at 127.0.0.1:5432");
-    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-        .await
-        .expect("create the test database");
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
-}
-
 impl TestApp {
     /// Builds and runs the service on free ports against a fresh database and Redis namespace,
     /// and waits until its health service says it is serving.
     pub async fn start() -> TestApp {
-        let database_url = fresh_database().await;
+        let database_url = testing::fresh_database("coaching").await;
         let statements = StatementCounter::start(POSTGRES)
             .await
             .expect("the statement counter");
-        let redis_namespace = format!("test-coaching-{}", Uuid::new_v4().simple());
+        let redis_namespace = testing::namespace("test-coaching");
         let (private, public) = platform::auth::generate_keypair();
         let server = coaching_svc::build(coaching_svc::Config {
             // Through the relay, so a test can count what the service asks PostgreSQL.
             database_url: statements.url(&database_url),
-            listen_addr: ([127, 0, 0, 1], 0).into(),
-            ops_addr: ([127, 0, 0, 1], 0).into(),
+            listen_addr: testing::any_port(),
+            ops_addr: testing::any_port(),
             jwt_public_key: public,
-            redis_url: "redis://127.0.0.1:6379".into(),
+            redis_url: testing::REDIS_URL.into(),
             redis_namespace: redis_namespace.clone(),
         })
         .await
         .expect("coaching-svc builds");
-        let url = format!("http://127.0.0.1:{}", server.port());
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(server.run_until(async {
-            let _ = stopped.await;
-        }));
-
-        let channel = Channel::from_shared(url)
-            .unwrap()
-            .connect()
-            .await
-            .expect("connects");
-        let mut health = HealthClient::new(channel.clone());
-        let mut serving = false;
-        for _ in 0..200 {
-            let status = health
-                .check(HealthCheckRequest {
-                    service: "coaching.v1.Coaching".into(),
-                })
-                .await
-                .map(|r| r.into_inner().status);
-            if status.is_ok_and(|s| s == ServingStatus::Serving as i32) {
-                serving = true;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert!(serving, "coaching-svc never reported serving");
+        let port = server.port();
+        let mut processes = Processes::default();
+        processes.spawn(|stopped| server.run_until(stopped));
+        let channel = testing::serving(port, "coaching.v1.Coaching").await;
 
         TestApp {
             client: CoachingClient::new(channel),
@@ -104,7 +64,7 @@ impl TestApp {
             redis_namespace,
             statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
-            _stop: stop,
+            _processes: processes,
         }
     }
 
@@ -115,8 +75,7 @@ impl TestApp {
 
     /// A new user with `role` and a valid token.
     pub fn user(&self, role: Role) -> User {
-        let id = Uuid::new_v4();
-        let (token, _) = self.signer.issue(id, role, 0).unwrap();
+        let (id, token) = testing::user(&self.signer, role);
         User { id, token }
     }
 

@@ -8,21 +8,16 @@ use std::{
     time::{Duration, Instant},
 };
 
+use platform::testing;
+pub use platform::testing::{DEAD_REDIS_URL, REDIS_URL, any_port};
+
 use reqwest::{Method, StatusCode, header::HeaderMap};
 use serde_json::{Value, json};
-use sqlx::{Connection, Executor, PgConnection};
 use tokio::{sync::oneshot, task::JoinHandle};
 use uuid::Uuid;
 
-pub const REDIS_URL: &str = "redis://127.0.0.1:6379";
-/// Nothing listens on port 1: Redis is down from the first request on.
-pub const DEAD_REDIS_URL: &str = "redis://127.0.0.1:1";
 /// How long a test waits for something that should happen quickly before it fails.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-pub fn any_port() -> SocketAddr {
-    ([127, 0, 0, 1], 0).into()
-}
 
 /// What every process of one test shares: a fresh database, a Redis namespace and a key pair.
 #[derive(Clone)]
@@ -36,18 +31,11 @@ pub struct Backing {
 
 impl Backing {
     pub async fn new(redis_url: &str) -> Backing {
-        let name = format!("t_faults_{}", Uuid::new_v4().simple());
-        let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-            .await
-            .expect("PostgreSQL is up");
-        conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-            .await
-            .expect("create test database");
         let (private_key, public_key) = platform::auth::generate_keypair();
         Backing {
-            database_url: format!("postgres://postgres@127.0.0.1:5432/{name}"),
+            database_url: testing::fresh_database("faults").await,
             redis_url: redis_url.to_owned(),
-            redis_namespace: format!("faults-{}", Uuid::new_v4().simple()),
+            redis_namespace: testing::namespace("faults"),
             private_key,
             public_key,
         }

@@ -1,11 +1,10 @@
 //! Starts the mesh and offers typed helpers; tests keep their assertions in view.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
+use platform::testing::{self, Processes, any_port};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use sqlx::{Connection, Executor, PgConnection};
-use tokio::sync::oneshot;
 use uuid::Uuid;
 
 pub const ADMIN_EMAIL: &str = "admin@mesh.test";
@@ -21,50 +20,14 @@ pub struct Mesh {
     pub keys: (String, String),
     /// Where the gateway writes profile pictures.
     pub upload_dir: std::path::PathBuf,
-    stops: Vec<oneshot::Sender<()>>,
+    processes: Processes,
 }
 
 impl Drop for Mesh {
     fn drop(&mut self) {
-        for stop in self.stops.drain(..) {
-            let _ = stop.send(());
-        }
+        drop(std::mem::take(&mut self.processes));
         let _ = std::fs::remove_dir_all(&self.upload_dir);
     }
-}
-
-fn any_port() -> SocketAddr {
-    ([127, 0, 0, 1], 0).into()
-}
-
-/// A fresh database for one test.
-pub async fn fresh_database() -> String {
-    let name = format!("t_mesh_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-        .await
-        .expect("PostgreSQL is up");
-    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-        .await
-        .expect("create test database");
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
-}
-
-fn spawn<F>(stops: &mut Vec<oneshot::Sender<()>>, run: impl FnOnce(oneshot::Receiver<()>) -> F)
-where
-    F: Future<Output = anyhow::Result<()>> + Send + 'static,
-{
-    let (tx, rx) = oneshot::channel();
-    stops.push(tx);
-    let fut = run(rx);
-    tokio::spawn(async move {
-        if let Err(e) = fut.await {
-            eprintln!("mesh process stopped: {e:#}");
-        }
-    });
-}
-
-async fn stopped(rx: oneshot::Receiver<()>) {
-    let _ = rx.await;
 }
 
 impl Mesh {
@@ -76,11 +39,11 @@ impl Mesh {
     /// Starts the mesh with the gateway's configuration adjusted by `customise` (for example a
     /// low rate limit).
     pub async fn start_with(customise: impl FnOnce(&mut gateway::Config)) -> Mesh {
-        let database_url = fresh_database().await;
-        let redis_namespace = format!("mesh-{}", Uuid::new_v4().simple());
-        let redis_url = "redis://127.0.0.1:6379".to_owned();
+        let database_url = testing::fresh_database("mesh").await;
+        let redis_namespace = testing::namespace("mesh");
+        let redis_url = testing::REDIS_URL.to_owned();
         let (private, public) = platform::auth::generate_keypair();
-        let mut stops = Vec::new();
+        let mut processes = Processes::default();
 
         let identity = identity_svc::build(identity_svc::Config {
             database_url: database_url.clone(),
@@ -99,7 +62,7 @@ impl Mesh {
         .await
         .expect("identity-svc builds");
         let identity_url = format!("http://127.0.0.1:{}", identity.port());
-        spawn(&mut stops, |rx| identity.run_until(stopped(rx)));
+        processes.spawn(|stopped| identity.run_until(stopped));
 
         let coaching = coaching_svc::build(coaching_svc::Config {
             database_url: database_url.clone(),
@@ -112,7 +75,7 @@ impl Mesh {
         .await
         .expect("coaching-svc builds");
         let coaching_url = format!("http://127.0.0.1:{}", coaching.port());
-        spawn(&mut stops, |rx| coaching.run_until(stopped(rx)));
+        processes.spawn(|stopped| coaching.run_until(stopped));
 
         let booking = booking_svc::build(booking_svc::Config {
             database_url: database_url.clone(),
@@ -127,7 +90,7 @@ impl Mesh {
         .await
         .expect("booking-svc builds");
         let booking_url = format!("http://127.0.0.1:{}", booking.port());
-        spawn(&mut stops, |rx| booking.run_until(stopped(rx)));
+        processes.spawn(|stopped| booking.run_until(stopped));
 
         let gym = gym_svc::build(gym_svc::Config {
             database_url: database_url.clone(),
@@ -140,7 +103,7 @@ impl Mesh {
         .await
         .expect("gym-svc builds");
         let gym_url = format!("http://127.0.0.1:{}", gym.port());
-        spawn(&mut stops, |rx| gym.run_until(stopped(rx)));
+        processes.spawn(|stopped| gym.run_until(stopped));
 
         let upload_dir = std::env::temp_dir().join(format!("courtside-uploads-{}", Uuid::new_v4().simple()));
         let mut config = gateway::Config {
@@ -161,7 +124,7 @@ impl Mesh {
         customise(&mut config);
         let gateway = gateway::build(config).await.expect("gateway builds");
         let base = format!("http://127.0.0.1:{}/api", gateway.port());
-        spawn(&mut stops, |rx| gateway.run_until(stopped(rx)));
+        processes.spawn(|stopped| gateway.run_until(stopped));
 
         let mesh = Mesh {
             upload_dir,
@@ -170,7 +133,7 @@ impl Mesh {
             database_url,
             redis_namespace,
             keys: (private, public),
-            stops,
+            processes,
         };
         mesh.wait_until_ready().await;
         mesh

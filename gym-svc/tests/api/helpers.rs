@@ -7,10 +7,10 @@ use chrono::{Days, NaiveDate, Utc};
 use platform::{
     auth::{Role, TokenSigner},
     events::{Envelope, Event},
+    testing::{self, Processes},
 };
 use proto::gym::v1::{self as pb, gym_client::GymClient};
-use sqlx::{Connection, Executor, PgConnection, PgPool};
-use tokio::sync::oneshot;
+use sqlx::PgPool;
 use tonic::{Request, Status, transport::Channel};
 use uuid::Uuid;
 
@@ -42,26 +42,7 @@ pub struct TestApp {
     pub db: PgPool,
     redis_namespace: String,
     signer: TokenSigner,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-}
-
-async fn fresh_database() -> String {
-    let name = format!("t_gym_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-        .await
-        .expect("PostgreSQL is up at 127.0.0.1:5432");
-    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-        .await
-        .expect("create the test database");
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
+    _processes: Processes,
 }
 
 /// The earliest date that is not in the past, by the shared rule.
@@ -89,38 +70,35 @@ pub fn days_ago(n: u64) -> String {
 
 impl TestApp {
     pub async fn spawn() -> TestApp {
-        let database_url = fresh_database().await;
+        let database_url = testing::fresh_database("gym").await;
         let (private, public) = platform::auth::generate_keypair();
-        let redis_namespace = format!("t-gym-{}", Uuid::new_v4().simple());
+        let redis_namespace = testing::namespace("t-gym");
         let server = gym_svc::build(gym_svc::Config {
             database_url: database_url.clone(),
-            listen_addr: ([127, 0, 0, 1], 0).into(),
-            ops_addr: ([127, 0, 0, 1], 0).into(),
+            listen_addr: testing::any_port(),
+            ops_addr: testing::any_port(),
             jwt_public_key: public,
-            redis_url: "redis://127.0.0.1:6379".into(),
+            redis_url: testing::REDIS_URL.into(),
             redis_namespace: redis_namespace.clone(),
         })
         .await
         .expect("gym-svc builds");
-        let url = format!("http://127.0.0.1:{}", server.port());
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(server.run_until(async move {
-            let _ = stopped.await;
-        }));
-        let channel = connect(url).await;
+        let port = server.port();
+        let mut processes = Processes::default();
+        processes.spawn(|stopped| server.run_until(stopped));
+        let channel = testing::serving(port, "gym.v1.Gym").await;
         TestApp {
             client: GymClient::new(channel),
             db: PgPool::connect(&database_url).await.expect("test pool"),
             redis_namespace,
             signer: TokenSigner::from_pem(private.as_bytes()).expect("test key"),
-            stop: Some(stop),
+            _processes: processes,
         }
     }
 
     /// A new user of `role` with a valid token.
     pub fn actor(&self, role: Role) -> Actor {
-        let id = Uuid::new_v4();
-        let (token, _) = self.signer.issue(id, role, 0).expect("a token");
+        let (id, token) = testing::user(&self.signer, role);
         Actor { id, token }
     }
 
@@ -138,7 +116,7 @@ impl TestApp {
 
     /// Publishes an identity event on this test's stream.
     pub async fn publish(&self, event_id: Uuid, event: Event) {
-        let client = redis::Client::open("redis://127.0.0.1:6379").expect("redis url");
+        let client = redis::Client::open(testing::REDIS_URL).expect("redis url");
         let mut conn = client
             .get_multiplexed_async_connection()
             .await
@@ -417,15 +395,4 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("timed out waiting until {what}");
-}
-
-async fn connect(url: String) -> Channel {
-    let endpoint = Channel::from_shared(url).expect("a valid url");
-    for _ in 0..200 {
-        if let Ok(channel) = endpoint.connect().await {
-            return channel;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("gym-svc did not accept connections");
 }

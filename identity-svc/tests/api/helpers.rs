@@ -1,12 +1,15 @@
 //! Starts identity-svc in-process against a fresh database and offers typed helpers; the tests
 //! keep their assertions in view.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use identity_svc::{AdminSeed, Config};
-use platform::auth::{Role, TokenSigner};
+use platform::{
+    auth::{Role, TokenSigner},
+    testing::{self, any_port},
+};
 use proto::identity::v1::{self as pb, identity_client::IdentityClient};
-use sqlx::{Connection, Executor, PgConnection, PgPool};
+use sqlx::PgPool;
 use tokio::{sync::oneshot, task::JoinHandle};
 use tonic::{Code, Request, Status, transport::Channel};
 use uuid::Uuid;
@@ -14,9 +17,7 @@ use uuid::Uuid;
 pub const ADMIN_EMAIL: &str = "admin@identity.test";
 pub const ADMIN_PASSWORD: &str = "admin-password";
 pub const PASSWORD: &str = "password1";
-pub const REDIS_URL: &str = "redis://127.0.0.1:6379";
-/// Nothing listens here: Redis "down".
-pub const DEAD_REDIS_URL: &str = "redis://127.0.0.1:1";
+pub use platform::testing::{DEAD_REDIS_URL, REDIS_URL};
 
 /// A running identity-svc. Dropping it stops the service.
 pub struct TestApp {
@@ -39,20 +40,9 @@ impl Drop for TestApp {
     }
 }
 
-fn any_port() -> SocketAddr {
-    ([127, 0, 0, 1], 0).into()
-}
-
 /// A fresh, empty database for one test.
 pub async fn fresh_database() -> String {
-    let name = format!("t_identity_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect("postgres://postgres@127.0.0.1:5432/postgres")
-        .await
-        .expect("PostgreSQL is up");
-    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
-        .await
-        .expect("create the test database");
-    format!("postgres://postgres@127.0.0.1:5432/{name}")
+    testing::fresh_database("identity").await
 }
 
 /// A configuration on free ports, a new key pair and namespace, with the seeded admin.
@@ -65,7 +55,7 @@ pub fn config(database_url: &str, redis_url: &str) -> Config {
         jwt_private_key: private,
         jwt_public_key: public,
         redis_url: redis_url.to_owned(),
-        redis_namespace: format!("identity-test-{}", Uuid::new_v4().simple()),
+        redis_namespace: testing::namespace("identity-test"),
         admin: Some(AdminSeed {
             email: ADMIN_EMAIL.into(),
             password: ADMIN_PASSWORD.into(),
@@ -93,10 +83,7 @@ impl TestApp {
         let task = tokio::spawn(server.run_until(async move {
             let _ = stopped.await;
         }));
-        let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
-            .expect("a valid URL")
-            .connect_lazy();
-        wait_until_serving(channel.clone()).await;
+        let channel = testing::serving(port, "identity.v1.Identity").await;
         TestApp {
             client: IdentityClient::new(channel),
             db: PgPool::connect(&database_url).await.expect("the test database"),
@@ -258,25 +245,6 @@ pub async fn redis_connection() -> redis::aio::MultiplexedConnection {
         .get_multiplexed_async_connection()
         .await
         .expect("Redis is up")
-}
-
-async fn wait_until_serving(channel: Channel) {
-    use tonic_health::pb::{
-        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
-    };
-    let mut health = HealthClient::new(channel);
-    for _ in 0..400 {
-        let reply = health
-            .check(HealthCheckRequest {
-                service: "identity.v1.Identity".into(),
-            })
-            .await;
-        if reply.is_ok_and(|r| r.into_inner().status == ServingStatus::Serving as i32) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("identity-svc did not start serving");
 }
 
 /// Polls `probe` until it yields `Some`, for at most ten seconds.

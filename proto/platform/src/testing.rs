@@ -1,14 +1,127 @@
-//! Test support shared by the services' test suites (feature `testing`, for dev-dependencies only).
+//! The test kit every suite's starter builds on (feature `testing`, for dev-dependencies only):
+//! a fresh database and Redis namespace per test, free ports, the processes a test started
+//! (stopped when it ends), waiting until a gRPC service serves, tokens for made-up users, and a
+//! relay that counts the statements a service sends PostgreSQL. The starters keep only their
+//! service's typed helpers.
 
-use std::sync::{
-    Arc,
-    atomic::{AtomicUsize, Ordering},
+use std::{
+    future::Future,
+    net::SocketAddr,
+    pin::Pin,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
 };
 
+use sqlx::{Connection, Executor, PgConnection};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::{TcpListener, TcpStream},
+    sync::oneshot,
 };
+use tonic::transport::Channel;
+use tonic_health::pb::{
+    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+};
+use uuid::Uuid;
+
+use crate::auth::{Role, TokenSigner};
+
+/// The PostgreSQL every suite runs against (`host:port`).
+pub const POSTGRES: &str = "127.0.0.1:5432";
+/// The Redis every suite runs against, each test under a namespace of its own.
+pub const REDIS_URL: &str = "redis://127.0.0.1:6379";
+/// Nothing listens here: Redis "down".
+pub const DEAD_REDIS_URL: &str = "redis://127.0.0.1:1";
+
+/// Port 0 on the loopback: the system picks a free port when it is bound.
+pub fn any_port() -> SocketAddr {
+    ([127, 0, 0, 1], 0).into()
+}
+
+/// A fresh, empty database for one test (`t_<suite>_<random>`), as its URL.
+pub async fn fresh_database(suite: &str) -> String {
+    let name = format!("t_{suite}_{}", Uuid::new_v4().simple());
+    let mut conn = PgConnection::connect(&format!("postgres://postgres@{POSTGRES}/postgres"))
+        .await
+        .expect("PostgreSQL is up at 127.0.0.1:5432");
+    conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
+        .await
+        .expect("create the test database");
+    format!("postgres://postgres@{POSTGRES}/{name}")
+}
+
+/// A Redis namespace no other test uses (`<prefix>-<random>`).
+pub fn namespace(prefix: &str) -> String {
+    format!("{prefix}-{}", Uuid::new_v4().simple())
+}
+
+/// A made-up user's id and a valid token for them with `role`.
+pub fn user(signer: &TokenSigner, role: Role) -> (Uuid, String) {
+    let id = Uuid::new_v4();
+    let (token, _) = signer.issue(id, role, 0).expect("a token");
+    (id, token)
+}
+
+/// Resolves when the [`Processes`] that handed it out is dropped.
+pub type Stopped = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// The processes a test started in-process; dropping this tells each to shut down.
+#[derive(Default)]
+pub struct Processes {
+    stops: Vec<oneshot::Sender<()>>,
+}
+
+impl Processes {
+    /// Spawns the process `run` makes, given the future that resolves when this is dropped
+    /// (`|stopped| server.run_until(stopped)`); an error it ends with is printed.
+    pub fn spawn<F>(&mut self, run: impl FnOnce(Stopped) -> F)
+    where
+        F: Future<Output = anyhow::Result<()>> + Send + 'static,
+    {
+        let (stop, stopped) = oneshot::channel::<()>();
+        self.stops.push(stop);
+        let running = run(Box::pin(async move {
+            let _ = stopped.await;
+        }));
+        tokio::spawn(async move {
+            if let Err(e) = running.await {
+                eprintln!("a test process stopped: {e:#}");
+            }
+        });
+    }
+}
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for stop in self.stops.drain(..) {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// A channel to the gRPC server on `port` on the loopback, once its health service says
+/// `service` (e.g. `"identity.v1.Identity"`) is serving; panics after ten seconds.
+pub async fn serving(port: u16, service: &str) -> Channel {
+    let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
+        .expect("a valid URL")
+        .connect_lazy();
+    let mut health = HealthClient::new(channel.clone());
+    for _ in 0..400 {
+        let reply = health
+            .check(HealthCheckRequest {
+                service: service.to_owned(),
+            })
+            .await;
+        if reply.is_ok_and(|r| r.into_inner().status == ServingStatus::Serving as i32) {
+            return channel;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{service} on port {port} did not start serving");
+}
 
 /// A TCP relay in front of PostgreSQL that counts the statements passing through it: each
 /// Execute (extended protocol) or Query (simple protocol) message a client sends. A service

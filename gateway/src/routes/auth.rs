@@ -91,7 +91,10 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
 
 /// Create a client, coach or gym account and sign in.
 #[utoipa::path(post, path = "/auth/register", tag = "auth", request_body = RegisterBody,
-    responses((status = 201, description = "Account created", body = AuthResponse)))]
+    responses((status = 201, description = "Account created", body = AuthResponse),
+              (status = 409, description = "An account with this email exists already", body = crate::error::ErrorBody),
+              (status = 429, description = "Too many attempts from this address or for this email", body = crate::error::ErrorBody,
+                headers(("Retry-After" = u64, description = "Seconds to wait before trying again")))))]
 pub(crate) async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -118,6 +121,8 @@ pub(crate) async fn register(
 /// Sign in with email and password.
 #[utoipa::path(post, path = "/auth/login", tag = "auth", request_body = LoginBody,
     responses((status = 200, description = "Signed in", body = AuthResponse),
+              (status = 429, description = "Too many attempts from this address or for this email", body = crate::error::ErrorBody,
+                headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
               (status = 401, description = "Incorrect email or password", body = crate::error::ErrorBody)))]
 pub(crate) async fn login(
     State(state): State<AppState>,

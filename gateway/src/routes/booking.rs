@@ -91,6 +91,7 @@ async fn one(
 /// Book a coach's slot on a date (client). The booking starts pending.
 #[utoipa::path(post, path = "/bookings", tag = "booking", request_body = BookingBody,
     responses((status = 201, description = "Booked, pending the coach's approval", body = Booking),
+              (status = 404, description = "No such slot", body = crate::error::ErrorBody),
               (status = 409, description = "The slot is already taken on that date", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_booking(
     State(state): State<AppState>,
@@ -130,7 +131,8 @@ pub(crate) async fn list_bookings(
 /// Cancel one of the client's own pending or confirmed bookings.
 #[utoipa::path(patch, path = "/bookings/{booking_id}/cancel", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Cancelled", body = Booking)))]
+    responses((status = 200, description = "Cancelled", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn cancel_booking(
     State(state): State<AppState>,
     session: Session,
@@ -149,7 +151,8 @@ pub(crate) async fn cancel_booking(
 /// Approve a pending booking with the signed-in coach (→ confirmed).
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/approve", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Confirmed", body = Booking)))]
+    responses((status = 200, description = "Confirmed", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn approve_booking(
     State(state): State<AppState>,
     session: Session,
@@ -168,7 +171,8 @@ pub(crate) async fn approve_booking(
 /// Deny a pending booking with the signed-in coach (→ denied).
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/deny", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Denied", body = Booking)))]
+    responses((status = 200, description = "Denied", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn deny_booking(
     State(state): State<AppState>,
     session: Session,

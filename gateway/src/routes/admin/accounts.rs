@@ -15,8 +15,8 @@ use crate::{
     state::AppState,
 };
 
-/// A new user. A missing email, password or full name is refused by identity-svc with SPEC.md's
-/// one sentence, so they default to empty here.
+/// A new user: email, password and full name are required; an empty one is refused with
+/// "Email, password, and full name are required".
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateUserBody {
     #[serde(default)]

@@ -105,6 +105,7 @@ pub(crate) async fn list_availability(
 /// Offer time on one of the signed-in gym's courts.
 #[utoipa::path(post, path = "/gym/court-availability", tag = "gym", request_body = CourtAvailabilityBody,
     responses((status = 201, description = "Availability added", body = CourtAvailability),
+              (status = 404, description = "No such court", body = crate::error::ErrorBody),
               (status = 409, description = "Overlaps other availability of the court", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_availability(
     State(state): State<AppState>,

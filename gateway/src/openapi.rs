@@ -16,7 +16,14 @@ use utoipa::{
 
 use proto::auth::Role;
 
-use crate::{error::ErrorBody, routes::Access};
+use crate::{
+    error::ErrorBody,
+    routes::Access,
+    vocabulary::{
+        BookingStatus, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName, SignUpRole,
+        SkillLevel, SlotType,
+    },
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -37,7 +44,8 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "admin", description = "Platform statistics and user management, for admins."),
         (name = "client", description = "A client's own profile and profile picture."),
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
+                       BookingStatus, ReservationStatus, PaymentStatus)),
     modifiers(&Bearer),
 )]
 struct ApiDoc;

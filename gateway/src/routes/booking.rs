@@ -13,6 +13,7 @@ use crate::{
     extract::{Json, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
+    vocabulary::{BookingStatus, PaymentStatus},
 };
 
 /// A client's booking of a coach's slot on one date, with the slot's times and place as they were
@@ -36,9 +37,9 @@ pub struct Booking {
     pub end_time: String,
     /// Empty when the slot had no location.
     pub location_name: String,
-    /// pending, confirmed, denied or cancelled.
+    #[schema(value_type = BookingStatus)]
     pub status: String,
-    /// pending.
+    #[schema(value_type = PaymentStatus)]
     pub payment_status: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]
@@ -46,6 +47,8 @@ pub struct Booking {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"coach_id": "5e0c6d1a-8b3f-4f2e-9a7c-1d2b3c4d5e6f",
+                          "slot_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "booking_date": "2030-06-03"}))]
 pub struct BookingBody {
     #[schema(format = Uuid)]
     pub coach_id: String,

@@ -12,6 +12,7 @@ use crate::{
     extract::{Json, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
+    vocabulary::ReservationStatus,
 };
 
 /// A coach's request for court time, as both sides see it.
@@ -34,7 +35,7 @@ pub struct CourtReservation {
     pub start_time: String,
     /// HH:MM.
     pub end_time: String,
-    /// pending, approved, denied or cancelled.
+    #[schema(value_type = ReservationStatus)]
     pub status: String,
 }
 

@@ -14,7 +14,7 @@ use utoipa::{
     },
 };
 
-use proto::auth::Role;
+use platform::auth::Role;
 
 use crate::{
     error::ErrorBody,

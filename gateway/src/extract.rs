@@ -55,7 +55,7 @@ const MEDIA_TYPE_DETAIL: &str = "Send the body as JSON with the header Content-T
 const NUL_DETAIL: &str = "Text must not contain NUL characters.";
 
 /// `application/json` or any `+json` type.
-fn is_json(headers: &axum::http::HeaderMap) -> bool {
+pub(crate) fn is_json(headers: &axum::http::HeaderMap) -> bool {
     headers
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -3,6 +3,7 @@
 //! rate limits and the OpenAPI document. It holds nothing durable.
 
 mod auth;
+mod body_check;
 mod call;
 mod config;
 mod error;
@@ -16,6 +17,7 @@ mod redis_store;
 pub mod routes;
 mod state;
 mod uploads;
+mod vocabulary;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
@@ -37,7 +39,7 @@ pub use state::AppState;
 use crate::error::ApiError;
 
 /// The largest JSON body accepted (uploads have their own limit).
-const BODY_LIMIT: usize = 1024 * 1024;
+pub(crate) const BODY_LIMIT: usize = 1024 * 1024;
 
 /// The whole HTTP surface: `/api/*`, `/api/openapi.json`, `/healthz`, `/readyz`.
 pub fn router(state: AppState) -> Router {

@@ -7,21 +7,45 @@ use utoipa::{
     Modify, OpenApi,
     openapi::{
         RefOr,
-        path::{HttpMethod, Operation, Paths},
+        path::{HttpMethod, Operation, ParameterIn, Paths},
         response::Response as OpenApiResponse,
         schema::Schema,
         security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme},
     },
 };
 
-use crate::{error::ErrorBody, routes::Access};
+use platform::auth::Role;
+
+use crate::{
+    error::ErrorBody,
+    routes::Access,
+    vocabulary::{
+        BookingStatus, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName, SignUpRole,
+        SkillLevel, SlotType,
+    },
+};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Courtside API", version = "1.0.0",
-         description = "Book one-on-one basketball and volleyball coaching and gym courts. Every error body is {\"detail\": \"...\"}."),
+         description = "Book one-on-one basketball and volleyball coaching and gym courts.\n\n\
+Sign in with `POST /auth/login` (or register) and send the token as `Authorization: Bearer <token>`. \
+Each operation lists the roles it admits in `x-roles` (`anonymous` means no token is needed) and only \
+the error statuses it can answer. Every error body is `{\"detail\": \"...\"}`, a sentence a person \
+can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `YYYY-MM-DD`.",
+         contact(name = "Courtside API team"),
+         license(name = "MIT", identifier = "MIT")),
     servers((url = "/api")),
-    components(schemas(ErrorBody)),
+    tags(
+        (name = "auth", description = "Accounts and sessions: register, sign in, the signed-in user, sign out."),
+        (name = "coaching", description = "The public coach directory and its searches, coach profiles, coach locations and availability slots."),
+        (name = "booking", description = "A client books a coach's slot; the coach approves or denies; either side lists them."),
+        (name = "gym", description = "Gym profiles, locations, courts, court availability, and court reservations requested by coaches."),
+        (name = "admin", description = "Platform statistics and user management, for admins."),
+        (name = "client", description = "A client's own profile and profile picture."),
+    ),
+    components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
+                       BookingStatus, ReservationStatus, PaymentStatus)),
     modifiers(&Bearer),
 )]
 struct ApiDoc;
@@ -47,24 +71,17 @@ pub fn base() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
 }
 
-/// Adds the security requirement and the error responses every operation can give.
+/// What the route table adds to each of a route's operations: its security (`security: []` when
+/// public), the roles it admits (`x-roles`) and the error responses it can give ([`errors`]).
 pub fn document_access(paths: &mut Paths, access: Access) {
     for item in paths.paths.values_mut() {
-        for method in [
-            HttpMethod::Get,
-            HttpMethod::Post,
-            HttpMethod::Put,
-            HttpMethod::Patch,
-            HttpMethod::Delete,
+        for (method, operation) in [
+            (HttpMethod::Get, item.get.as_mut()),
+            (HttpMethod::Post, item.post.as_mut()),
+            (HttpMethod::Put, item.put.as_mut()),
+            (HttpMethod::Patch, item.patch.as_mut()),
+            (HttpMethod::Delete, item.delete.as_mut()),
         ] {
-            let operation = match method {
-                HttpMethod::Get => item.get.as_mut(),
-                HttpMethod::Post => item.post.as_mut(),
-                HttpMethod::Put => item.put.as_mut(),
-                HttpMethod::Patch => item.patch.as_mut(),
-                HttpMethod::Delete => item.delete.as_mut(),
-                _ => None,
-            };
             if let Some(operation) = operation {
                 document_operation(operation, access, method);
             }
@@ -72,46 +89,70 @@ pub fn document_access(paths: &mut Paths, access: Access) {
     }
 }
 
-fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
-    let mut errors: Vec<(&str, &str)> = vec![
-        ("400", "Invalid input"),
-        ("404", "Not found"),
-        ("409", "Conflict with the current state"),
-        ("413", "Body too large"),
-        ("429", "Too many attempts"),
-        ("503", "A service behind the gateway is unavailable"),
-    ];
-    if matches!(method, HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch) {
-        errors.push(("415", "Wrong media type"));
-    }
+/// The roles [`Access`] admits, by name; `anonymous` for a caller without a token.
+fn roles(access: Access) -> Vec<&'static str> {
+    let signed_in = [Role::Admin, Role::Coach, Role::Client, Role::Gym].map(|r| r.as_str());
     match access {
-        Access::Public => {}
-        Access::SignedIn => errors.push(("401", "Not signed in, or the session ended")),
-        Access::Roles(roles) => {
-            errors.push(("401", "Not signed in, or the session ended"));
-            errors.push((
-                "403",
-                "Signed in with a role that cannot do this, or not the owner",
-            ));
-            let names = roles.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", ");
-            let description = operation.description.take().unwrap_or_default();
-            operation.description = Some(format!("{description}\n\nRoles: {names}.").trim().to_owned());
-        }
+        Access::Public => std::iter::once("anonymous").chain(signed_in).collect(),
+        Access::SignedIn => signed_in.to_vec(),
+        Access::Roles(roles) => roles.iter().map(|r| r.as_str()).collect(),
     }
-    if access != Access::Public {
-        operation.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
-    }
-    for (code, description) in errors {
+}
+
+fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
+    let extensions = operation.extensions.get_or_insert_with(Default::default);
+    extensions.insert("x-roles".to_owned(), serde_json::json!(roles(access)));
+    operation.security = Some(match access {
+        Access::Public => Vec::new(),
+        _ => vec![SecurityRequirement::new("bearer", Vec::<String>::new())],
+    });
+    for (code, description) in errors(operation, access, method) {
         operation
             .responses
             .responses
             .entry(code.to_owned())
-            .or_insert_with(|| RefOr::T(error_response(description)));
+            .or_insert_with(|| RefOr::T(error_response(code, description)));
     }
 }
 
-fn error_response(description: &str) -> OpenApiResponse {
-    utoipa::openapi::ResponseBuilder::new()
+/// The error statuses an operation can answer, from what it takes and who may call it (statuses
+/// that depend on the data, such as 409, are declared by the handler itself).
+fn errors(operation: &Operation, access: Access, method: HttpMethod) -> Vec<(&'static str, &'static str)> {
+    let params = operation.parameters.as_deref().unwrap_or_default();
+    let in_path = params.iter().any(|p| matches!(p.parameter_in, ParameterIn::Path));
+    let in_query = params
+        .iter()
+        .any(|p| matches!(p.parameter_in, ParameterIn::Query));
+    let body = operation.request_body.is_some() && method != HttpMethod::Get;
+    let mut errors = Vec::new();
+    if body || in_path || in_query {
+        errors.push(("400", "The request is invalid; the detail names the field"));
+    }
+    if access != Access::Public {
+        errors.push(("401", "Not signed in, or the session ended"));
+    }
+    if matches!(access, Access::Roles(_)) {
+        errors.push((
+            "403",
+            "Signed in with a role that cannot do this, or not the owner",
+        ));
+    }
+    if in_path {
+        errors.push(("404", "No such record"));
+    }
+    if body {
+        errors.push(("413", "The body is too large"));
+        errors.push(("415", "The body is not JSON (Content-Type: application/json)"));
+    }
+    errors.push((
+        "503",
+        "Courtside is busy or briefly unavailable; try again shortly",
+    ));
+    errors
+}
+
+fn error_response(code: &str, description: &str) -> OpenApiResponse {
+    let mut response = utoipa::openapi::ResponseBuilder::new()
         .description(description)
         .content(
             "application/json",
@@ -120,7 +161,22 @@ fn error_response(description: &str) -> OpenApiResponse {
                     utoipa::openapi::Ref::from_schema_name("ErrorBody"),
                 )))
                 .build(),
+        );
+    if code == "503" || code == "429" {
+        response = response.header("Retry-After", retry_after());
+    }
+    response.build()
+}
+
+/// The `Retry-After` header of 429 and 503 answers.
+pub fn retry_after() -> utoipa::openapi::header::Header {
+    utoipa::openapi::header::HeaderBuilder::new()
+        .schema(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::Type::Integer)
+                .minimum(Some(1)),
         )
+        .description(Some("Seconds to wait before trying again"))
         .build()
 }
 
@@ -141,6 +197,64 @@ pub fn finish(openapi: &mut utoipa::openapi::OpenApi) {
         {
             *id = format!("{tag}_{id}");
         }
+    }
+    for operation in operations(openapi) {
+        if operation.description.is_none() {
+            operation.description = operation.summary.clone();
+        }
+    }
+    require_what_is_always_sent(openapi);
+}
+
+/// Every field of an answer is always sent (null where it has no value), so every property of a
+/// schema an answer uses is required; nullable ones stay nullable.
+fn require_what_is_always_sent(openapi: &mut utoipa::openapi::OpenApi) {
+    let Some(components) = openapi.components.as_mut() else {
+        return;
+    };
+    let mut pending: Vec<String> = openapi
+        .paths
+        .paths
+        .values()
+        .flat_map(|item| {
+            [&item.get, &item.post, &item.put, &item.patch, &item.delete]
+                .into_iter()
+                .flatten()
+                .map(|operation| &operation.responses)
+        })
+        .flat_map(|responses| schema_refs(&serde_json::to_value(responses).unwrap_or_default()))
+        .collect();
+    let mut answered = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !answered.insert(name.clone()) {
+            continue;
+        }
+        if let Some(schema) = components.schemas.get(&name) {
+            pending.extend(schema_refs(&serde_json::to_value(schema).unwrap_or_default()));
+        }
+    }
+    for name in answered {
+        if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(&name) {
+            object.required = object.properties.keys().cloned().collect();
+        }
+    }
+}
+
+/// The component schemas a piece of the document refers to.
+fn schema_refs(value: &serde_json::Value) -> Vec<String> {
+    match value {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .flat_map(|(key, value)| match (key.as_str(), value.as_str()) {
+                ("$ref", Some(reference)) => reference
+                    .strip_prefix("#/components/schemas/")
+                    .map(|name| vec![name.to_owned()])
+                    .unwrap_or_default(),
+                _ => schema_refs(value),
+            })
+            .collect(),
+        serde_json::Value::Array(items) => items.iter().flat_map(schema_refs).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -232,11 +346,92 @@ mod tests {
                 responses.keys().any(|code| code.starts_with('2')),
                 "{method} {path} documents no success"
             );
-            assert!(responses.contains_key("400"), "{method} {path}");
-            if ["POST", "PUT", "PATCH"].contains(&method.as_str()) && op.get("requestBody").is_some() {
+            assert!(responses.contains_key("503"), "{method} {path}");
+            assert!(
+                op["description"].is_string(),
+                "{method} {path} has no description"
+            );
+            assert!(op["x-roles"].is_array(), "{method} {path} has no x-roles");
+            if op.get("requestBody").is_some() {
+                assert!(responses.contains_key("400"), "{method} {path}");
                 assert!(responses.contains_key("415"), "{method} {path}");
             }
         }
+    }
+
+    fn operation<'a>(document: &'a serde_json::Value, method: &str, path: &str) -> &'a serde_json::Value {
+        &document["paths"][path][method]
+    }
+
+    fn statuses(op: &serde_json::Value) -> Vec<String> {
+        op["responses"]
+            .as_object()
+            .expect("responses")
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn each_operation_lists_only_the_statuses_it_can_answer() {
+        let document = document();
+        let me = statuses(operation(&document, "get", "/auth/me"));
+        assert_eq!(me, ["200", "401", "503"]);
+        let logout = statuses(operation(&document, "post", "/auth/logout"));
+        assert_eq!(logout, ["204", "401", "503"]);
+        let directory = statuses(operation(&document, "get", "/coaches"));
+        assert_eq!(directory, ["200", "304", "503"]);
+        let slot = statuses(operation(&document, "post", "/availability"));
+        assert_eq!(slot, ["201", "400", "401", "403", "413", "415", "503"]);
+    }
+
+    #[tokio::test]
+    async fn public_operations_need_no_token_and_the_others_name_their_roles() {
+        let document = document();
+        let login = operation(&document, "post", "/auth/login");
+        assert_eq!(login["security"], serde_json::json!([]));
+        assert_eq!(
+            login["x-roles"],
+            serde_json::json!(["anonymous", "admin", "coach", "client", "gym"])
+        );
+        let login_limited = &login["responses"]["429"]["headers"]["Retry-After"];
+        assert!(login_limited.is_object(), "429 documents Retry-After");
+        let slot = operation(&document, "post", "/availability");
+        assert_eq!(slot["security"], serde_json::json!([{"bearer": []}]));
+        assert_eq!(slot["x-roles"], serde_json::json!(["coach"]));
+        let me = operation(&document, "get", "/auth/me");
+        assert_eq!(
+            me["x-roles"],
+            serde_json::json!(["admin", "coach", "client", "gym"])
+        );
+    }
+
+    #[tokio::test]
+    async fn every_field_an_answer_always_sends_is_required() {
+        let document = document();
+        let booking = &document["components"]["schemas"]["Booking"];
+        let mut required: Vec<&str> = booking["required"]
+            .as_array()
+            .expect("required")
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        let mut properties: Vec<&str> = booking["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        required.sort_unstable();
+        properties.sort_unstable();
+        assert_eq!(required, properties);
+        let location = &document["components"]["schemas"]["Location"]["required"];
+        assert!(
+            location
+                .as_array()
+                .expect("required")
+                .contains(&serde_json::json!("latitude"))
+        );
     }
 
     #[tokio::test]

@@ -10,6 +10,7 @@ use crate::{
     error::ApiError,
     extract::{ClientIp, Json, Session},
     state::AppState,
+    vocabulary::{Role, SignUpRole},
 };
 
 /// A user as the API shows it.
@@ -20,7 +21,7 @@ pub struct User {
     pub email: String,
     pub full_name: String,
     pub phone: Option<String>,
-    /// admin, coach, client or gym.
+    #[schema(value_type = Role)]
     pub role: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]
@@ -47,18 +48,31 @@ pub fn user(user: Option<pb::User>) -> Result<User, ApiError> {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"email": "ann@example.com", "password": "secret1", "full_name": "Ann Lee",
+                          "phone": "555-0101", "role": "client"}))]
 pub struct RegisterBody {
+    #[schema(
+        min_length = 1,
+        max_length = 254,
+        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+    )]
     pub email: String,
+    #[schema(min_length = 6, max_length = 128)]
     pub password: String,
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: String,
+    /// Digits, spaces and `+-().`; blank or null for none.
     #[serde(default)]
+    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
     pub phone: Option<String>,
-    /// client (default), coach or gym.
+    /// Client when absent or null.
     #[serde(default)]
+    #[schema(value_type = Option<SignUpRole>)]
     pub role: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"email": "ann@example.com", "password": "secret1"}))]
 pub struct LoginBody {
     pub email: String,
     pub password: String,
@@ -91,7 +105,10 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
 
 /// Create a client, coach or gym account and sign in.
 #[utoipa::path(post, path = "/auth/register", tag = "auth", request_body = RegisterBody,
-    responses((status = 201, description = "Account created", body = AuthResponse)))]
+    responses((status = 201, description = "Account created", body = AuthResponse),
+              (status = 409, description = "An account with this email exists already", body = crate::error::ErrorBody),
+              (status = 429, description = "Too many attempts from this address or for this email", body = crate::error::ErrorBody,
+                headers(("Retry-After" = u64, description = "Seconds to wait before trying again")))))]
 pub(crate) async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -118,6 +135,8 @@ pub(crate) async fn register(
 /// Sign in with email and password.
 #[utoipa::path(post, path = "/auth/login", tag = "auth", request_body = LoginBody,
     responses((status = 200, description = "Signed in", body = AuthResponse),
+              (status = 429, description = "Too many attempts from this address or for this email", body = crate::error::ErrorBody,
+                headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
               (status = 401, description = "Incorrect email or password", body = crate::error::ErrorBody)))]
 pub(crate) async fn login(
     State(state): State<AppState>,

@@ -13,6 +13,7 @@ use crate::{
     extract::{Json, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
+    vocabulary::{BookingStatus, PaymentStatus},
 };
 
 /// A client's booking of a coach's slot on one date, with the slot's times and place as they were
@@ -36,9 +37,9 @@ pub struct Booking {
     pub end_time: String,
     /// Empty when the slot had no location.
     pub location_name: String,
-    /// pending, confirmed, denied or cancelled.
+    #[schema(value_type = BookingStatus)]
     pub status: String,
-    /// pending.
+    #[schema(value_type = PaymentStatus)]
     pub payment_status: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]
@@ -46,6 +47,8 @@ pub struct Booking {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"coach_id": "5e0c6d1a-8b3f-4f2e-9a7c-1d2b3c4d5e6f",
+                          "slot_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "booking_date": "2030-06-03"}))]
 pub struct BookingBody {
     #[schema(format = Uuid)]
     pub coach_id: String,
@@ -91,6 +94,7 @@ async fn one(
 /// Book a coach's slot on a date (client). The booking starts pending.
 #[utoipa::path(post, path = "/bookings", tag = "booking", request_body = BookingBody,
     responses((status = 201, description = "Booked, pending the coach's approval", body = Booking),
+              (status = 404, description = "No such slot", body = crate::error::ErrorBody),
               (status = 409, description = "The slot is already taken on that date", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_booking(
     State(state): State<AppState>,
@@ -130,7 +134,8 @@ pub(crate) async fn list_bookings(
 /// Cancel one of the client's own pending or confirmed bookings.
 #[utoipa::path(patch, path = "/bookings/{booking_id}/cancel", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Cancelled", body = Booking)))]
+    responses((status = 200, description = "Cancelled", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn cancel_booking(
     State(state): State<AppState>,
     session: Session,
@@ -149,7 +154,8 @@ pub(crate) async fn cancel_booking(
 /// Approve a pending booking with the signed-in coach (→ confirmed).
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/approve", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Confirmed", body = Booking)))]
+    responses((status = 200, description = "Confirmed", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn approve_booking(
     State(state): State<AppState>,
     session: Session,
@@ -168,7 +174,8 @@ pub(crate) async fn approve_booking(
 /// Deny a pending booking with the signed-in coach (→ denied).
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/deny", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
-    responses((status = 200, description = "Denied", body = Booking)))]
+    responses((status = 200, description = "Denied", body = Booking),
+              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
 pub(crate) async fn deny_booking(
     State(state): State<AppState>,
     session: Session,

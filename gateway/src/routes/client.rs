@@ -16,6 +16,7 @@ use crate::{
     extract::{Json, PathId, Session},
     state::AppState,
     uploads,
+    vocabulary::{SkillLevel, blank_or_skill_level},
 };
 
 /// The picture upload with its own body limit: pictures may be larger than the JSON limit.
@@ -36,7 +37,7 @@ pub struct ClientProfile {
     pub age: Option<i32>,
     pub grade: Option<String>,
     pub sport: Option<String>,
-    /// beginner, intermediate or advanced.
+    #[schema(value_type = Option<SkillLevel>)]
     pub skill_level: Option<String>,
     /// A relative path under `/uploads/`.
     pub profile_picture_url: Option<String>,
@@ -63,6 +64,8 @@ fn profile(profile: Option<pb::ClientProfile>) -> Result<ClientProfile, ApiError
 
 /// The fields a client writes; all optional, and an empty string counts as null.
 #[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"age": 15, "grade": "10th", "sport": "basketball", "skill_level": "intermediate",
+                          "profile_picture_url": null}))]
 pub struct ClientProfileBody {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 120)]
@@ -73,11 +76,12 @@ pub struct ClientProfileBody {
     #[serde(default)]
     #[schema(max_length = 50)]
     pub sport: Option<String>,
-    /// beginner, intermediate or advanced.
     #[serde(default)]
+    #[schema(schema_with = blank_or_skill_level)]
     pub skill_level: Option<String>,
     /// As answered by `POST /client/upload-profile-picture`.
     #[serde(default)]
+    #[schema(pattern = "^\\s*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$")]
     pub profile_picture_url: Option<String>,
 }
 

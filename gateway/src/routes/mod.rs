@@ -20,7 +20,10 @@ use platform::auth::Role;
 use utoipa::openapi::path::Paths;
 use utoipa_axum::{router::UtoipaMethodRouter, routes};
 
-use crate::state::AppState;
+use crate::{
+    body_check::{BodyChecks, check_body},
+    state::AppState,
+};
 
 /// Who may call a route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,17 +164,41 @@ fn operations(paths: &Paths) -> Vec<(Method, String)> {
         .collect()
 }
 
-/// The API router (mounted under `/api`) and its OpenAPI document.
-pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
+/// The OpenAPI document of every route in the table.
+pub fn document() -> utoipa::openapi::OpenApi {
     let mut router = utoipa_axum::router::OpenApiRouter::with_openapi(crate::openapi::base());
-    let mut limits = shed::Limits::default();
     for Route {
         access,
         handler: (schemas, mut paths, method_router),
     } in table()
     {
         crate::openapi::document_access(&mut paths, access);
-        let permits = limits.permits(operations(&paths).first());
+        router = router.routes((schemas, paths, method_router));
+    }
+    let (_, mut openapi) = router.split_for_parts();
+    crate::openapi::finish(&mut openapi);
+    openapi
+}
+
+/// The API router (mounted under `/api`) and its OpenAPI document. Every route's JSON body is
+/// checked against its schema in that document, after the role gate and before the handler.
+pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
+    let openapi = document();
+    let checks = BodyChecks::new(&serde_json::to_value(&openapi).unwrap_or_default());
+    let mut router = utoipa_axum::router::OpenApiRouter::new();
+    let mut limits = shed::Limits::default();
+    for Route {
+        access,
+        handler: (schemas, paths, mut method_router),
+    } in table()
+    {
+        let operations = operations(&paths);
+        for (method, path) in &operations {
+            if let Some(check) = checks.get(method, path) {
+                method_router = method_router.route_layer(middleware::from_fn_with_state(check, check_body));
+            }
+        }
+        let permits = limits.permits(operations.first());
         let method_router = method_router
             .route_layer(middleware::from_fn_with_state(
                 (state.clone(), access),
@@ -180,9 +207,7 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
             .route_layer(middleware::from_fn_with_state(permits, shed::shed));
         router = router.routes((schemas, paths, method_router));
     }
-    let (router, mut openapi) = router.with_state(state).split_for_parts();
-    crate::openapi::finish(&mut openapi);
-    (router, openapi)
+    (router.with_state(state).split_for_parts().0, openapi)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod auth;
 mod booking;
 mod client;
 mod coaching;
+mod contract;
 mod events;
 mod gym;
 mod hostile;

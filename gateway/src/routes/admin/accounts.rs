@@ -13,26 +13,36 @@ use crate::{
     extract::{Json, PathId, Session},
     routes::auth::{User, user},
     state::AppState,
+    vocabulary::Role,
 };
 
-/// A new user. A missing email, password or full name is refused by identity-svc with SPEC.md's
-/// one sentence, so they default to empty here.
+/// A new user: email, password and full name are required; an empty one is refused with
+/// "Email, password, and full name are required".
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"email": "gym@example.com", "password": "secret1", "full_name": "Downtown Hoops",
+                          "phone": null, "role": "gym"}))]
 pub struct CreateUserBody {
     #[serde(default)]
-    #[schema(required = true, max_length = 254)]
+    #[schema(
+        required = true,
+        min_length = 1,
+        max_length = 254,
+        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+    )]
     pub email: String,
-    /// At least 6 characters.
     #[serde(default)]
     #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
     #[serde(default)]
-    #[schema(required = true, max_length = 100)]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: String,
+    /// Digits, spaces and `+-().`; blank or null for none.
     #[serde(default)]
+    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
     pub phone: Option<String>,
-    /// client (default), coach, gym or admin.
+    /// Client when absent or null.
     #[serde(default)]
+    #[schema(value_type = Option<Role>)]
     pub role: Option<String>,
 }
 
@@ -40,19 +50,23 @@ pub struct CreateUserBody {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct UpdateUserBody {
     #[serde(default)]
-    #[schema(max_length = 100)]
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: Option<String>,
     #[serde(default)]
-    #[schema(max_length = 254)]
+    #[schema(
+        min_length = 1,
+        max_length = 254,
+        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+    )]
     pub email: Option<String>,
-    /// Absent: unchanged; null or empty: cleared.
+    /// Absent: unchanged; null or blank: cleared.
     #[serde(default, deserialize_with = "present_or_null")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
     pub phone: Option<Option<String>>,
-    /// admin, coach, client or gym.
     #[serde(default)]
+    #[schema(value_type = Option<Role>)]
     pub role: Option<String>,
-    /// At least 6 characters.
+    /// A new password ends the user's sessions.
     #[serde(default)]
     #[schema(min_length = 6, max_length = 128)]
     pub password: Option<String>,

@@ -25,6 +25,7 @@ use crate::{
         client::ClientProfile,
     },
     state::AppState,
+    vocabulary::Role,
 };
 
 /// One user as the admin sees them: the user, their totals and, for a client, the profile.
@@ -35,7 +36,7 @@ pub struct UserDetail {
     pub email: String,
     pub full_name: String,
     pub phone: Option<String>,
-    /// admin, coach, client or gym.
+    #[schema(value_type = Role)]
     pub role: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]

@@ -111,7 +111,7 @@ pub struct NearbyQuery {
     #[param(required = true, minimum = -180, maximum = 180)]
     pub lng: Option<f64>,
     /// Miles; 25 when absent.
-    #[param(exclusive_minimum = 0)]
+    #[param(exclusive_minimum = 0, maximum = 12500)]
     pub radius: Option<f64>,
 }
 
@@ -138,6 +138,9 @@ pub(crate) async fn search_nearby(
         return Err(ApiError::bad_request(
             "radius must be a positive number of miles.",
         ));
+    }
+    if radius_miles > 12_500.0 {
+        return Err(ApiError::bad_request("radius must be at most 12500 miles."));
     }
     let message = pb::SearchCoachesNearbyRequest {
         lat,

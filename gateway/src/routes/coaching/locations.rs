@@ -44,21 +44,27 @@ impl From<pb::Location> for Location {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Eastside Rec", "address": "12 Main St", "court_number": "3",
+                          "city": "Austin", "state": "TX", "latitude": 30.27, "longitude": -97.74}))]
 pub struct LocationBody {
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub name: String,
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub address: String,
     #[serde(default)]
+    #[schema(max_length = 50)]
     pub court_number: String,
-    #[serde(default)]
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub city: String,
-    #[serde(default)]
+    #[schema(min_length = 1, max_length = 50, pattern = "\\S")]
     pub state: String,
-    /// -90 to 90; without coordinates the place is looked up from city and state.
+    /// Give both coordinates or neither; without them the place is looked up from city and state.
     #[serde(default)]
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
-    /// -180 to 180.
     #[serde(default)]
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
 }
 

@@ -42,14 +42,19 @@ impl CoachProfile {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"bio": "Former college point guard.", "specialties": ["shooting", "defense"],
+                          "hourly_rate": 60.0, "years_experience": 8}))]
 pub struct CoachProfileBody {
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub bio: String,
+    /// Blank items are dropped and repeats kept once; at most 20 remain.
     #[serde(default)]
     pub specialties: Vec<String>,
-    /// Dollars per hour, not negative.
+    /// Dollars per hour.
+    #[schema(minimum = 0, maximum = 10000)]
     pub hourly_rate: f64,
-    /// Not negative.
+    #[schema(minimum = 0, maximum = 100)]
     pub years_experience: i32,
 }
 

@@ -13,6 +13,7 @@ use crate::{
     error::ApiError,
     extract::{Json, PathId, Session},
     state::AppState,
+    vocabulary::{DayOfWeek, SlotType, blank_or_date, blank_or_day, blank_or_uuid},
 };
 
 /// A slot a client can book: weekly on a day (recurring) or on one date (one-time).
@@ -20,9 +21,10 @@ use crate::{
 pub struct Slot {
     #[schema(format = Uuid)]
     pub slot_id: String,
-    /// recurring or one-time.
+    #[schema(value_type = SlotType)]
     pub slot_type: String,
-    /// Monday to Sunday; recurring slots only.
+    /// Recurring slots only.
+    #[schema(value_type = Option<DayOfWeek>)]
     pub day_of_week: Option<String>,
     /// YYYY-MM-DD; one-time slots only.
     #[schema(format = Date)]
@@ -50,23 +52,28 @@ impl From<pb::Slot> for Slot {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"slot_type": "recurring", "day_of_week": "Monday",
+                          "start_time": "17:00", "end_time": "18:00", "location_id": null}))]
 pub struct SlotBody {
-    /// recurring or one-time.
+    #[schema(value_type = SlotType)]
     pub slot_type: String,
-    /// Monday to Sunday; needed for a recurring slot.
+    /// Needed for a recurring slot; blank or null otherwise.
     #[serde(default)]
+    #[schema(schema_with = blank_or_day)]
     pub day_of_week: Option<String>,
-    /// YYYY-MM-DD; needed for a one-time slot.
+    /// Needed for a one-time slot, not in the past; blank or null otherwise.
     #[serde(default)]
-    #[schema(format = Date)]
+    #[schema(schema_with = blank_or_date)]
     pub specific_date: Option<String>,
-    /// HH:MM.
+    /// HH:MM, 24-hour.
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub start_time: String,
-    /// HH:MM, after start_time.
+    /// HH:MM, 24-hour, after start_time.
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub end_time: String,
-    /// One of the coach's own locations; blank or absent for none.
+    /// One of the coach's own locations; blank or null for none.
     #[serde(default)]
-    #[schema(format = Uuid)]
+    #[schema(schema_with = blank_or_uuid)]
     pub location_id: Option<String>,
 }
 

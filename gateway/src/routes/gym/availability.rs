@@ -51,6 +51,8 @@ impl From<pb::CourtAvailability> for CourtAvailability {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"court_id": "0b8f5c9e-4a1d-4c7e-9f3a-2d6b8e1c5a70", "date": "2030-06-03",
+                          "start_time": "18:00", "end_time": "19:30"}))]
 pub struct CourtAvailabilityBody {
     /// One of the gym's own courts.
     #[schema(format = Uuid)]
@@ -58,9 +60,11 @@ pub struct CourtAvailabilityBody {
     /// YYYY-MM-DD, not in the past.
     #[schema(format = Date)]
     pub date: String,
-    /// HH:MM.
+    /// HH:MM, 24-hour.
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub start_time: String,
-    /// HH:MM, after start_time.
+    /// HH:MM, 24-hour, after start_time.
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub end_time: String,
 }
 
@@ -105,6 +109,7 @@ pub(crate) async fn list_availability(
 /// Offer time on one of the signed-in gym's courts.
 #[utoipa::path(post, path = "/gym/court-availability", tag = "gym", request_body = CourtAvailabilityBody,
     responses((status = 201, description = "Availability added", body = CourtAvailability),
+              (status = 404, description = "No such court", body = crate::error::ErrorBody),
               (status = 409, description = "Overlaps other availability of the court", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_availability(
     State(state): State<AppState>,

@@ -11,6 +11,7 @@ use crate::{
     error::ApiError,
     extract::{Json, PathId, Session},
     state::AppState,
+    vocabulary::CourtType,
 };
 
 /// A court at a gym location.
@@ -21,7 +22,7 @@ pub struct Court {
     #[schema(format = Uuid)]
     pub location_id: String,
     pub court_name: String,
-    /// basketball, volleyball or multi-purpose.
+    #[schema(value_type = CourtType)]
     pub court_type: String,
 }
 
@@ -37,10 +38,13 @@ impl From<pb::Court> for Court {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"court_name": "Court 1", "court_type": "basketball"}))]
 pub struct CourtBody {
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub court_name: String,
-    /// basketball (default), volleyball or multi-purpose.
+    /// Basketball when absent or null.
     #[serde(default)]
+    #[schema(value_type = Option<CourtType>)]
     pub court_type: Option<String>,
 }
 

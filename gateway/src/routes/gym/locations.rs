@@ -46,19 +46,22 @@ impl From<pb::GymLocation> for GymLocation {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Main Street", "address": "1 Main St", "city": "Austin", "state": "TX",
+                          "latitude": 30.27, "longitude": -97.74}))]
 pub struct GymLocationBody {
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub name: String,
-    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200, pattern = "\\S")]
     pub address: String,
-    #[serde(default)]
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub city: String,
-    #[serde(default)]
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub state: String,
-    /// -90 to 90.
     #[serde(default)]
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
-    /// -180 to 180.
     #[serde(default)]
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
 }
 

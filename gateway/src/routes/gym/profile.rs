@@ -35,11 +35,17 @@ impl From<pb::GymProfile> for GymProfile {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"gym_name": "Downtown Hoops", "description": "Four indoor courts.",
+                          "phone": "555-0100"}))]
 pub struct GymProfileBody {
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub gym_name: String,
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub description: String,
+    /// Digits, spaces and `+-().`; blank for none.
     #[serde(default)]
+    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
     pub phone: String,
 }
 

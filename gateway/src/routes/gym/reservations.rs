@@ -12,6 +12,7 @@ use crate::{
     extract::{Json, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
+    vocabulary::ReservationStatus,
 };
 
 /// A coach's request for court time, as both sides see it.
@@ -34,7 +35,7 @@ pub struct CourtReservation {
     pub start_time: String,
     /// HH:MM.
     pub end_time: String,
-    /// pending, approved, denied or cancelled.
+    #[schema(value_type = ReservationStatus)]
     pub status: String,
 }
 
@@ -106,7 +107,8 @@ pub(crate) async fn pending_reservations(
 /// other pending requests for it are denied.
 #[utoipa::path(patch, path = "/gym/reservations/{reservation_id}/approve", tag = "gym",
     params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
-    responses((status = 200, description = "Approved", body = CourtReservation)))]
+    responses((status = 200, description = "Approved", body = CourtReservation),
+              (status = 409, description = "The request was already decided or cancelled", body = crate::error::ErrorBody)))]
 pub(crate) async fn approve_reservation(
     State(state): State<AppState>,
     session: Session,
@@ -120,7 +122,8 @@ pub(crate) async fn approve_reservation(
 /// Deny a pending request on one of the gym's courts.
 #[utoipa::path(patch, path = "/gym/reservations/{reservation_id}/deny", tag = "gym",
     params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
-    responses((status = 200, description = "Denied", body = CourtReservation)))]
+    responses((status = 200, description = "Denied", body = CourtReservation),
+              (status = 409, description = "The request was already decided or cancelled", body = crate::error::ErrorBody)))]
 pub(crate) async fn deny_reservation(
     State(state): State<AppState>,
     session: Session,
@@ -148,6 +151,7 @@ pub(crate) async fn coach_reservations(
 /// Request open court availability (coach). The request starts pending.
 #[utoipa::path(post, path = "/coach/court-reservations", tag = "gym", request_body = ReservationBody,
     responses((status = 201, description = "Requested, pending the gym's approval", body = CourtReservation),
+              (status = 404, description = "No such court availability", body = crate::error::ErrorBody),
               (status = 409, description = "Already reserved or in the past", body = crate::error::ErrorBody)))]
 pub(crate) async fn request_reservation(
     State(state): State<AppState>,
@@ -167,7 +171,8 @@ pub(crate) async fn request_reservation(
 /// Cancel one of the signed-in coach's pending requests.
 #[utoipa::path(delete, path = "/coach/court-reservations/{reservation_id}", tag = "gym",
     params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
-    responses((status = 204, description = "Cancelled")))]
+    responses((status = 204, description = "Cancelled"),
+              (status = 409, description = "The request was already decided or cancelled", body = crate::error::ErrorBody)))]
 pub(crate) async fn cancel_reservation(
     State(state): State<AppState>,
     session: Session,

@@ -1,0 +1,155 @@
+//! The closed sets of the API: each a Rust enum whose serde names are the words on the wire, so
+//! the OpenAPI document lists them as an `enum` and a request with any other word is refused
+//! naming its field (see `crate::body_check`). Fields declare them as their schema.
+
+use serde::{Deserialize, Serialize};
+use utoipa::{
+    ToSchema,
+    openapi::{KnownFormat, ObjectBuilder, OneOfBuilder, Ref, RefOr, Schema, SchemaFormat, schema::Type},
+};
+
+/// What an account is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Admin,
+    Coach,
+    Client,
+    Gym,
+}
+
+/// The roles a person may choose when registering (an admin is made by an admin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SignUpRole {
+    Client,
+    Coach,
+    Gym,
+}
+
+/// Weekly on a day (recurring) or on one date (one-time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SlotType {
+    Recurring,
+    OneTime,
+}
+
+/// A day of the week, as the slots name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum DayOfWeek {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+/// How far a client has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillLevel {
+    Beginner,
+    Intermediate,
+    Advanced,
+}
+
+/// What a court is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CourtType {
+    Basketball,
+    Volleyball,
+    MultiPurpose,
+}
+
+/// Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
+/// client cancels it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BookingStatus {
+    Pending,
+    Confirmed,
+    Denied,
+    Cancelled,
+}
+
+/// Where a court reservation stands: pending until the gym approves or denies it, or the coach
+/// cancels it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReservationStatus {
+    Pending,
+    Approved,
+    Denied,
+    Cancelled,
+}
+
+/// Payment is not taken yet: every booking is pending payment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentStatus {
+    Pending,
+}
+
+/// The schema of an optional field where an empty string means none, as the server treats it:
+/// `null`, `""` or a value of `schema`.
+fn blank_or(schema: impl Into<RefOr<Schema>>) -> Schema {
+    let blank = ObjectBuilder::new().schema_type(Type::String).max_length(Some(0));
+    let null = ObjectBuilder::new().schema_type(Type::Null);
+    OneOfBuilder::new()
+        .item(schema)
+        .item(blank)
+        .item(null)
+        .build()
+        .into()
+}
+
+/// `day_of_week` of a new slot: a [`DayOfWeek`], blank or null.
+pub fn blank_or_day() -> Schema {
+    blank_or(Ref::from_schema_name("DayOfWeek"))
+}
+
+/// `skill_level` of a client profile: a [`SkillLevel`], blank or null.
+pub fn blank_or_skill_level() -> Schema {
+    blank_or(Ref::from_schema_name("SkillLevel"))
+}
+
+/// A date (`YYYY-MM-DD`), blank or null.
+pub fn blank_or_date() -> Schema {
+    blank_or(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+    )
+}
+
+/// A UUID, blank or null.
+pub fn blank_or_uuid() -> Schema {
+    blank_or(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn the_document_lists_the_words_serde_reads() {
+        assert_eq!(serde_json::to_value(SlotType::OneTime).unwrap(), "one-time");
+        assert_eq!(
+            serde_json::from_str::<CourtType>("\"multi-purpose\"").unwrap(),
+            CourtType::MultiPurpose
+        );
+        assert!(serde_json::from_str::<DayOfWeek>("\"Funday\"").is_err());
+        let schema = serde_json::to_value(SlotType::schema()).unwrap();
+        assert_eq!(schema["enum"], serde_json::json!(["recurring", "one-time"]));
+    }
+}

@@ -27,9 +27,13 @@ refresh() {
 
 # Redocly's exit code counts only errors; its JSON report also counts warnings, which fail too.
 redocly_lint() {
-  local report rc=0
+  local report rc=0 errors
+  errors="$(mktemp)"
   report="$(cd "$LINT_DIR" && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
-    node_modules/.bin/redocly lint --config redocly.yaml --format json --max-problems 1000 "$DOCUMENT" 2>/dev/null)" || rc=$?
+    node_modules/.bin/redocly lint --config redocly.yaml --format json --max-problems 1000 "$DOCUMENT" 2>"$errors")" || rc=$?
+  # Its stderr is only banners (Node.js version notices) unless it gives no report at all.
+  [[ -n "$report" ]] || cat "$errors" >&2
+  rm -f "$errors"
   # shellcheck disable=SC2016 # JavaScript, not shell
   node -e '
     let report;

@@ -16,9 +16,15 @@ fn snapshot_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openapi.json")
 }
 
+/// Any Ed25519 public key will do: the document is served without a token. A constant, so this
+/// test depends on nothing but the gateway's public API.
+const PUBLIC_KEY: &str = "-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAdbnf7OzkPnXweUJu4PbndOPlBAUhFiqoJt/ifN6LZBI=
+-----END PUBLIC KEY-----
+";
+
 /// A gateway whose upstreams are nowhere: serving the document needs none of them.
 fn state() -> gateway::AppState {
-    let (_, public) = proto::auth::generate_keypair();
     let nowhere = "http://127.0.0.1:1".to_owned();
     gateway::AppState::new(gateway::Config {
         listen_addr: ([127, 0, 0, 1], 0).into(),
@@ -27,7 +33,7 @@ fn state() -> gateway::AppState {
         coaching_url: nowhere.clone(),
         booking_url: nowhere.clone(),
         gym_url: nowhere,
-        jwt_public_key: public,
+        jwt_public_key: PUBLIC_KEY.to_owned(),
         redis_url: "redis://127.0.0.1:1".into(),
         redis_namespace: "openapi-snapshot".into(),
         upload_dir: std::env::temp_dir(),

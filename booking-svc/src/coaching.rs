@@ -93,7 +93,7 @@ impl Coaching {
         if let Some(value) = authorization {
             request.metadata_mut().insert("authorization", value);
         }
-        proto::telemetry::inject(request.metadata_mut());
+        platform::telemetry::inject(request.metadata_mut());
         Ok(CoachingClient::new(self.channel.clone())
             .get_slot(request)
             .await?

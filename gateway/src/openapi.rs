@@ -165,7 +165,7 @@ mod tests {
     use crate::{AppState, Config};
 
     fn state() -> AppState {
-        let (_, public) = proto::auth::generate_keypair();
+        let (_, public) = platform::auth::generate_keypair();
         let nowhere = "http://127.0.0.1:1".to_owned();
         AppState::new(Config {
             listen_addr: ([127, 0, 0, 1], 0).into(),

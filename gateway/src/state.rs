@@ -20,7 +20,7 @@ pub struct AppState(Arc<Inner>);
 
 pub struct Inner {
     pub config: Config,
-    pub verifier: proto::auth::TokenVerifier,
+    pub verifier: platform::auth::TokenVerifier,
     pub identity: IdentityClient<Channel>,
     pub coaching: CoachingClient<Channel>,
     pub booking: BookingClient<Channel>,
@@ -53,7 +53,7 @@ fn channel(url: &str) -> anyhow::Result<Channel> {
 
 impl AppState {
     pub fn new(config: Config) -> anyhow::Result<Self> {
-        let verifier = proto::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
+        let verifier = platform::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
         let identity = channel(&config.identity_url)?;
         let coaching = channel(&config.coaching_url)?;
         let booking = channel(&config.booking_url)?;
@@ -82,7 +82,7 @@ impl AppState {
     pub fn request<T>(&self, session: Option<&Session>, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         request.set_timeout(self.config.grpc_deadline);
-        proto::telemetry::inject(request.metadata_mut());
+        platform::telemetry::inject(request.metadata_mut());
         if let Some(session) = session
             && let Ok(value) = format!("Bearer {}", session.token).parse()
         {

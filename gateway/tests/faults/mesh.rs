@@ -43,7 +43,7 @@ impl Backing {
         conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
             .await
             .expect("create test database");
-        let (private_key, public_key) = proto::auth::generate_keypair();
+        let (private_key, public_key) = platform::auth::generate_keypair();
         Backing {
             database_url: format!("postgres://postgres@127.0.0.1:5432/{name}"),
             redis_url: redis_url.to_owned(),

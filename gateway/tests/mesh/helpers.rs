@@ -79,7 +79,7 @@ impl Mesh {
         let database_url = fresh_database().await;
         let redis_namespace = format!("mesh-{}", Uuid::new_v4().simple());
         let redis_url = "redis://127.0.0.1:6379".to_owned();
-        let (private, public) = proto::auth::generate_keypair();
+        let (private, public) = platform::auth::generate_keypair();
         let mut stops = Vec::new();
 
         let identity = identity_svc::build(identity_svc::Config {

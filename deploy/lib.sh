@@ -342,18 +342,20 @@ build_rust() {
   (cd "$COURTSIDE_ROOT" && cargo "${args[@]}")
 }
 
-# npm_ci_if_needed: npm ci when node_modules is missing or older than package-lock.json.
+# npm_ci_if_needed DIR: npm ci in DIR (web/, deploy/openapi-lint/) when its node_modules is missing
+# or older than its package-lock.json.
 npm_ci_if_needed() {
-  [[ -f "$WEB_DIR/package-lock.json" ]] || die "web/package-lock.json is missing"
-  local marker="$WEB_DIR/node_modules/.package-lock.json"
-  if [[ ! -f "$marker" || "$WEB_DIR/package-lock.json" -nt "$marker" ]]; then
-    log "npm ci (web)"
-    (cd "$WEB_DIR" && npm ci --no-audit --no-fund)
+  local dir="$1"
+  [[ -f "$dir/package-lock.json" ]] || die "${dir#"$COURTSIDE_ROOT"/}/package-lock.json is missing"
+  local marker="$dir/node_modules/.package-lock.json"
+  if [[ ! -f "$marker" || "$dir/package-lock.json" -nt "$marker" ]]; then
+    log "npm ci (${dir#"$COURTSIDE_ROOT"/})"
+    (cd "$dir" && npm ci --no-audit --no-fund)
   fi
 }
 
 build_web() {
-  npm_ci_if_needed
+  npm_ci_if_needed "$WEB_DIR"
   log "npm run build (web)"
   (cd "$WEB_DIR" && npm run build)
 }

@@ -4,10 +4,12 @@
 #   ./deploy/test.sh                     every stage, in this order:
 #     lint          cargo fmt --check, cargo clippy -D warnings
 #     static        shellcheck, nginx -t on the template, hadolint, docker-compose.yml and deploy/k8s/ against
-#                   their schemas (offline), and check_consistency.py (same images, ports, variables;
-#                   README.md documents every variable read) with its own test
+#                   their schemas (offline), check_consistency.py (same images, ports, variables;
+#                   README.md documents every variable read) with its own test, and Redocly and
+#                   Spectral on the committed OpenAPI document (deploy/openapi.sh lint)
 #     rust          cargo nextest run --workspace (or cargo test), against local PostgreSQL and Redis
-#     web           npm ci, npm run lint, npm test, npm run build
+#     web           npm ci, npm run api:check (types generated from the document), npm run lint,
+#                   npm test, npm run build
 #     e2e           a second mesh (debug build, its own ports, database and state) driven by
 #                   Playwright in Debian's Chromium and by schemathesis as every role; then stopped
 #     audit         npm audit (production dependencies) and cargo audit, when their advisory
@@ -148,6 +150,7 @@ stage_static() {
   run "$TOOLS_VENV/bin/kubernetes-validate" --strict --quiet -k "${K8S_VERSION:-1.33.0}" "${manifests[@]}"
   run "$TOOLS_VENV/bin/python" deploy/check_consistency.py
   run "$TOOLS_VENV/bin/python" deploy/test_check_consistency.py
+  run deploy/openapi.sh lint
 }
 
 # drop_test_databases: each Rust test makes a database of its own (t_<crate>_<uuid>) and leaves it;
@@ -173,6 +176,7 @@ stage_rust() {
 stage_web() {
   [[ -f "$COURTSIDE_ROOT/web/package.json" ]] || die "web/package.json is missing"
   run bash -c 'cd web && npm ci --no-audit --no-fund'
+  run bash -c 'cd web && npm run api:check'
   run bash -c 'cd web && npm run lint'
   run bash -c 'cd web && npm test'
   run bash -c 'cd web && npm run build'
@@ -212,7 +216,7 @@ stage_e2e() {
   # shellcheck disable=SC1090
   source "$mesh_env"
   if ((RUN_PLAYWRIGHT)); then
-    [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed
+    [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed "$WEB_DIR"
     # The admin of this mesh, not of whatever mesh.env another up.sh left at the same URL.
     run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" CHROMIUM_PATH="$CHROMIUM_PATH" \
       bash -c 'cd web && npx playwright test'

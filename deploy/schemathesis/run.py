@@ -3,7 +3,9 @@
 
 Registers a client, a coach and a gym through the API, signs in as the admin, and runs schemathesis
 as each of them and as nobody, checking that no answer is a 5xx, every answer matches the documented
-schema, and every error carries a `detail` (hooks.py).
+schema, every error carries a `detail` (hooks.py), every request the document calls valid is
+accepted (positive_data_acceptance) and every request it calls invalid is refused with a 4xx
+(negative_data_rejection; schemathesis.toml says which statuses count as each).
 
 Reads the mesh from the environment (deploy/test.sh sets these from the mesh's mesh.env):
   BASE_URL        http://127.0.0.1:18080 (nginx)
@@ -12,7 +14,8 @@ Reads the mesh from the environment (deploy/test.sh sets these from the mesh's m
 Tuning (all optional):
   ST_MAX_EXAMPLES   cases per operation and phase (default 10)
   ST_PHASES         default examples,coverage,fuzzing
-  ST_CHECKS         default not_a_server_error,response_schema_conformance,error_has_detail
+  ST_CHECKS         default not_a_server_error,response_schema_conformance,error_has_detail,
+                    positive_data_acceptance,negative_data_rejection
   ST_WORKERS        default 2
   ST_ROLES          default "anonymous client coach gym admin"
   ST_REPORT_DIR     JUnit reports (default: ./schemathesis-report)
@@ -34,6 +37,13 @@ import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+CHECKS = [
+    "not_a_server_error",
+    "response_schema_conformance",
+    "error_has_detail",
+    "positive_data_acceptance",
+    "negative_data_rejection",
+]
 
 
 def call(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, object]:
@@ -129,7 +139,7 @@ def main() -> int:
         "--config-file", str(HERE / "schemathesis.toml"),
         "run", schema_url,
         "--url", api,
-        "--checks", os.environ.get("ST_CHECKS", "not_a_server_error,response_schema_conformance,error_has_detail"),
+        "--checks", os.environ.get("ST_CHECKS", ",".join(CHECKS)),
         "--phases", os.environ.get("ST_PHASES", "examples,coverage,fuzzing"),
         "--max-examples", os.environ.get("ST_MAX_EXAMPLES", "10"),
         "--workers", os.environ.get("ST_WORKERS", "2"),

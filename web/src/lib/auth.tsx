@@ -16,35 +16,19 @@ import {
   setToken,
 } from '@/lib/api-client';
 import { FullPageSpinner } from '@/components/ui/spinner';
+import type { Closed, Complete, Schemas } from '@/lib/api-types';
 
-export type Role = 'admin' | 'coach' | 'client' | 'gym';
+/** The four kinds of account. */
+export type Role = Closed<Schemas['User']['role'], 'admin' | 'coach' | 'client' | 'gym'>;
 
-export interface User {
-  user_id: string;
-  email: string;
-  full_name: string;
-  phone: string | null;
-  role: Role;
-  created_at: string;
-}
+export type User = Complete<Omit<Schemas['User'], 'role'>> & { role: Role };
 
-export interface AuthResponse {
-  token: string;
-  user: User;
-}
+export type AuthResponse = Omit<Schemas['AuthResponse'], 'user'> & { user: User };
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
+export type LoginInput = Schemas['LoginBody'];
 
-export interface RegisterInput {
-  email: string;
-  password: string;
-  full_name: string;
-  phone: string | null;
-  role: Exclude<Role, 'admin'>;
-}
+/** Registration: any role but admin (an admin creates admins). */
+export type RegisterInput = Complete<Omit<Schemas['RegisterBody'], 'role'>> & { role: Exclude<Role, 'admin'> };
 
 export const ME_KEY = '/auth/me';
 

@@ -1,14 +1,10 @@
 import { api } from '@/lib/api-client';
 import { refreshUsersAndStats } from './refresh';
+import type { Complete, Schemas } from '@/lib/api-types';
 import type { Role, User } from './types';
 
-export interface CreateUserInput {
-  email: string;
-  password: string;
-  full_name: string;
-  phone: string | null;
-  role: Role;
-}
+/** What the create form sends: every field, a role always chosen. */
+export type CreateUserInput = Complete<Omit<Schemas['CreateUserBody'], 'role'>> & { role: Role };
 
 export const MIN_PASSWORD_LENGTH = 6;
 

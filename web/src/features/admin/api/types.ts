@@ -1,38 +1,20 @@
-/** Shapes of the admin screens as /api sends them (SPEC.md §3). */
+/** Shapes of the admin screens, from the OpenAPI document (see `@/lib/api-types`). */
 import type { Role, User } from '@/lib/auth';
+import type { Complete, Schemas } from '@/lib/api-types';
 
 export type { Role, User };
 
 export const ROLES: readonly Role[] = ['admin', 'coach', 'client', 'gym'];
 
-export interface WeekActivity {
-  /** The Monday starting the week, YYYY-MM-DD. */
-  week_start: string;
-  signups: number;
-  bookings: number;
-}
+/** One week of the activity chart; `week_start` is the Monday, YYYY-MM-DD. */
+export type WeekActivity = Schemas['WeekActivity'];
 
-export interface AdminStats {
-  total_users: number;
-  total_coaches: number;
-  total_gyms: number;
-  total_bookings: number;
-  /** The last weeks, oldest first. */
-  activity: WeekActivity[];
-}
+/** The totals and the last weeks' activity, oldest first. */
+export type AdminStats = Schemas['Stats'];
 
 /** A client's profile as the admin's user detail carries it. */
-export interface UserProfile {
-  user_id: string;
-  age: number | null;
-  grade: string | null;
-  sport: string | null;
-  skill_level: string | null;
-  profile_picture_url: string | null;
-}
+export type UserProfile = Complete<Schemas['ClientProfile']>;
 
-export interface UserDetail extends User {
-  total_bookings: number;
-  total_locations: number;
-  profile: UserProfile | null;
-}
+/** One user with their totals and, for a client, the profile. */
+export type UserDetail = User &
+  Complete<Pick<Schemas['UserDetail'], 'total_bookings' | 'total_locations'>> & { profile: UserProfile | null };

@@ -3,6 +3,7 @@ import { api } from '@/lib/api-client';
 import { MIN_PASSWORD_LENGTH } from './create-user';
 import { adminUserKey } from './get-user';
 import { refreshUsersAndStats } from './refresh';
+import type { Schemas } from '@/lib/api-types';
 import type { Role, User } from './types';
 
 /** What the edit form holds. */
@@ -15,7 +16,7 @@ export interface EditUserForm {
 }
 
 /** Only the fields that changed; `phone: null` clears it. */
-export type UserChanges = Partial<Omit<EditUserForm, 'phone'>> & { phone?: string | null };
+export type UserChanges = Omit<Schemas['UpdateUserBody'], 'role'> & { role?: Role };
 
 /**
  * SPEC §5 "Admin edit user": only changed fields, an empty phone as null, and the password only

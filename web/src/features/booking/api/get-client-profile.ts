@@ -1,20 +1,18 @@
 import useSWR from 'swr';
 import { api, isNotFound } from '@/lib/api-client';
+import type { Closed, Complete, Schemas } from '@/lib/api-types';
 
-export type SkillLevel = 'beginner' | 'intermediate' | 'advanced';
+export type SkillLevel = Closed<
+  NonNullable<Schemas['ClientProfile']['skill_level']>,
+  'beginner' | 'intermediate' | 'advanced'
+>;
 
 export const SKILL_LEVELS: readonly SkillLevel[] = ['beginner', 'intermediate', 'advanced'];
 
 /** SPEC §3 "Client profile"; every field but the id may be empty (null). */
-export interface ClientProfile {
-  user_id: string;
-  age: number | null;
-  grade: string | null;
-  sport: string | null;
+export type ClientProfile = Complete<Omit<Schemas['ClientProfile'], 'skill_level'>> & {
   skill_level: SkillLevel | null;
-  /** A relative path such as /uploads/abc.png. */
-  profile_picture_url: string | null;
-}
+};
 
 /** GET /api/client/profile/{user_id}. */
 export const clientProfileKey = (userId: string) => `/client/profile/${encodeURIComponent(userId)}`;

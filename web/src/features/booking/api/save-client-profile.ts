@@ -1,14 +1,12 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { clientProfileKey, type ClientProfile, type SkillLevel } from './get-client-profile';
 
-export interface ClientProfileInput {
-  age: number | null;
-  grade: string | null;
-  sport: string | null;
+/** What the profile form sends: every field, null when empty. */
+export type ClientProfileInput = Complete<Omit<Schemas['ClientProfileBody'], 'skill_level'>> & {
   skill_level: SkillLevel | null;
-  profile_picture_url: string | null;
-}
+};
 
 /** What the profile form holds: text, as typed. */
 export interface ClientProfileForm {

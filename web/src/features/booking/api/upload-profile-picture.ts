@@ -1,4 +1,5 @@
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api-types';
 
 /** SPEC §9: a profile image must be under 5 MB. */
 export const MAX_PICTURE_BYTES = 5242880;
@@ -14,7 +15,7 @@ export function pictureProblem(file: File): string | null {
 export async function uploadProfilePicture(file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  const { profile_picture_url } = await api.post<{ profile_picture_url: string }>(
+  const { profile_picture_url } = await api.post<Schemas['ProfilePictureUrl']>(
     '/client/upload-profile-picture',
     form,
   );

@@ -1,18 +1,11 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { coachAvailabilityKey } from './get-coach-availability';
 import type { AvailabilitySlot, SlotType } from './types';
 
-export interface AvailabilityInput {
-  slot_type: SlotType;
-  /** Monday..Sunday; recurring slots only. */
-  day_of_week: string | null;
-  /** YYYY-MM-DD; one-time slots only. */
-  specific_date: string | null;
-  start_time: string;
-  end_time: string;
-  location_id: string | null;
-}
+/** What the slot form sends: every field, null where it does not apply. */
+export type AvailabilityInput = Complete<Omit<Schemas['SlotBody'], 'slot_type'>> & { slot_type: SlotType };
 
 /** POST /api/availability, then refresh this coach's slots. */
 export async function createAvailability(coachId: string, input: AvailabilityInput) {

@@ -1,18 +1,12 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { coachLocationsKey } from './get-coach-locations';
 import { MY_LOCATIONS_KEY } from './get-my-locations';
 import type { CoachLocation } from './types';
 
-export interface LocationInput {
-  name: string;
-  address: string;
-  court_number: string;
-  city: string;
-  state: string;
-  latitude: number | null;
-  longitude: number | null;
-}
+/** What the location form sends: every field, null coordinates when not given. */
+export type LocationInput = Complete<Schemas['LocationBody']>;
 
 /** An optional coordinate as typed: empty (or not a number) becomes null (SPEC §5). */
 export function toCoordinate(text: string): number | null {

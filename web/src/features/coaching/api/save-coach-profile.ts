@@ -1,15 +1,12 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { COACHES_KEY } from './get-coaches';
 import { coachProfileKey } from './get-coach-profile';
 import type { CoachProfile } from './types';
 
-export interface CoachProfileInput {
-  bio: string;
-  specialties: string[];
-  hourly_rate: number;
-  years_experience: number;
-}
+/** What the profile form sends: every field. */
+export type CoachProfileInput = Complete<Schemas['CoachProfileBody']>;
 
 /** What the profile form holds: text, as typed. */
 export interface CoachProfileForm {

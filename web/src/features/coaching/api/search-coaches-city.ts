@@ -1,12 +1,11 @@
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Query } from '@/lib/api-types';
 import { withQuery } from '@/lib/swr';
 import type { CoachListing } from './types';
 
-export interface CityParams {
-  city: string;
-  state: string;
-}
+/** The searched city and state, as typed (either may be empty). */
+export type CityParams = Complete<Query<'/coaches/search/city'>>;
 
 /** GET /api/coaches/search/city?city&state: coaches with a location in that city and/or state. */
 export const cityCoachesKey = ({ city, state }: CityParams) =>

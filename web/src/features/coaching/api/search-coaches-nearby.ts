@@ -1,16 +1,13 @@
 import useSWR, { type SWRConfiguration } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Query } from '@/lib/api-types';
 import { withQuery } from '@/lib/swr';
 import type { CoachListing } from './types';
 
 /** SPEC §9: the nearby search radius, in miles. */
 export const NEARBY_RADIUS_MILES = 25;
 
-export interface NearbyParams {
-  lat: number;
-  lng: number;
-  radius?: number;
-}
+export type NearbyParams = Query<'/coaches/search/nearby'>;
 
 /** GET /api/coaches/search/nearby?lat&lng&radius: coaches nearest first, with `distance`. */
 export const nearbyCoachesKey = ({ lat, lng, radius = NEARBY_RADIUS_MILES }: NearbyParams) =>

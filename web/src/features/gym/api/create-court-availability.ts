@@ -1,15 +1,10 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api-types';
 import { COURT_AVAILABILITY_KEY } from './get-court-availability';
 import type { CourtAvailability } from './types';
 
-export interface CourtAvailabilityInput {
-  court_id: string;
-  /** YYYY-MM-DD */
-  date: string;
-  start_time: string;
-  end_time: string;
-}
+export type CourtAvailabilityInput = Schemas['CourtAvailabilityBody'];
 
 /** POST /api/gym/court-availability, then refresh the gym's availability. */
 export async function createCourtAvailability(input: CourtAvailabilityInput) {

@@ -1,12 +1,11 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api-types';
 import { courtsKey } from './get-courts';
 import type { Court, CourtType } from './types';
 
-export interface CourtInput {
-  court_name: string;
-  court_type: CourtType;
-}
+/** What the court form sends: a type always chosen. */
+export type CourtInput = Omit<Schemas['CourtBody'], 'court_type'> & { court_type: CourtType };
 
 /** POST /api/gym/locations/{location_id}/courts, then refresh that location's courts. */
 export async function createCourt(locationId: string, input: CourtInput) {

@@ -1,16 +1,11 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { GYM_LOCATIONS_KEY } from './get-gym-locations';
 import type { GymLocation } from './types';
 
-export interface GymLocationInput {
-  name: string;
-  address: string;
-  city: string;
-  state: string;
-  latitude: number | null;
-  longitude: number | null;
-}
+/** What the location form sends: every field, null coordinates when not given. */
+export type GymLocationInput = Complete<Schemas['GymLocationBody']>;
 
 /** An optional coordinate as typed: empty (or not a number) becomes null (SPEC §5). */
 export function toCoordinate(text: string): number | null {

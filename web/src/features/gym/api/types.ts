@@ -1,63 +1,30 @@
-/** Shapes of the gym context as /api sends them (SPEC.md §3, ARCHITECTURE.md's reservation flow). */
+/**
+ * Shapes of the gym context, from the OpenAPI document (see `@/lib/api-types`; ARCHITECTURE.md's
+ * reservation flow).
+ */
+import type { Closed, Complete, Schemas } from '@/lib/api-types';
 
-export interface GymProfile {
-  gym_id: string;
-  gym_name: string;
-  description: string;
-  phone: string;
-}
+export type GymProfile = Schemas['GymProfile'];
 
 /** A gym's location; a gym lists its own, a coach every gym's. */
-export interface GymLocation {
-  location_id: string;
-  gym_id: string;
-  gym_name: string;
-  name: string;
-  address: string;
-  city: string;
-  state: string;
-  latitude: number | null;
-  longitude: number | null;
-}
+export type GymLocation = Complete<Schemas['GymLocation']>;
 
-export type CourtType = 'basketball' | 'volleyball' | 'multi-purpose';
+export type CourtType = Closed<
+  NonNullable<Schemas['CourtBody']['court_type']>,
+  'basketball' | 'volleyball' | 'multi-purpose'
+>;
 
 export const COURT_TYPES: readonly CourtType[] = ['basketball', 'volleyball', 'multi-purpose'];
 
-export interface Court {
-  court_id: string;
-  location_id: string;
-  court_name: string;
-  court_type: CourtType | string;
-}
+export type Court = Schemas['Court'];
 
 /** One block of court time a gym offers; is_reserved once a request for it is approved. */
-export interface CourtAvailability {
-  availability_id: string;
-  court_id: string;
-  location_id: string;
-  /** YYYY-MM-DD */
-  date: string;
-  start_time: string;
-  end_time: string;
-  is_reserved: boolean;
-  location_name: string;
-  court_name: string;
-}
+export type CourtAvailability = Schemas['CourtAvailability'];
 
-export type ReservationStatus = 'pending' | 'approved' | 'denied' | 'cancelled' | (string & {});
+export type ReservationStatus = Closed<
+  Schemas['CourtReservation']['status'],
+  'pending' | 'approved' | 'denied' | 'cancelled' | (string & {})
+>;
 
 /** A coach's request for court time (the coach's list, the gym's pending list). */
-export interface CourtReservation {
-  reservation_id: string;
-  availability_id: string;
-  coach_id: string;
-  coach_name: string;
-  gym_name: string;
-  location_name: string;
-  court_name: string;
-  date: string;
-  start_time: string;
-  end_time: string;
-  status: ReservationStatus;
-}
+export type CourtReservation = Omit<Schemas['CourtReservation'], 'status'> & { status: ReservationStatus };

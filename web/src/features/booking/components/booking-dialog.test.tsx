@@ -13,7 +13,7 @@ const detailApi = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('the coach detail page and booking dialog', () => {
+describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => {
   beforeEach(() => {
     // Wednesday 12 March 2025, 10:00 local; only Date is faked so user events still run.
     vi.useFakeTimers({ toFake: ['Date'] });

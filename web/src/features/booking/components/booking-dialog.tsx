@@ -15,7 +15,7 @@ import {
 } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
-import { formatDisplayDate, startOfLocalDay } from '@/lib/dates';
+import { formatDisplayDate, startOfLocalDay, WEEKDAYS } from '@/lib/dates';
 import { formatAmount } from '@/lib/format';
 import { createBooking } from '../api/create-booking';
 import {
@@ -44,14 +44,29 @@ interface BookingDialogProps {
   onClose: () => void;
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
 /**
  * A day's spoken name starts with the number the button shows (WCAG 2.5.3, label in name):
- * "25 November 2026, Wednesday", then ", today" and ", selected" when they hold.
+ * "25 November 2026, Wednesday", then ", today" and ", selected" when they hold. Read from the
+ * local calendar fields, as the picker's days are local midnights.
  */
 function dayButtonLabel(date: Date, modifiers: Modifiers) {
-  const month = date.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-  const weekday = date.toLocaleDateString('en-US', { weekday: 'long' });
-  let label = `${date.getDate()} ${month}, ${weekday}`;
+  const weekday = WEEKDAYS[(date.getDay() + 6) % 7];
+  let label = `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}, ${weekday}`;
   if (modifiers.today) label += ', today';
   if (modifiers.selected) label += ', selected';
   return label;

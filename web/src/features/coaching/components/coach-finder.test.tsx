@@ -21,7 +21,7 @@ afterEach(() => {
 
 const base = { 'GET /coaches': [maya, leo] };
 
-describe('the coaches page', () => {
+describe('the coaches page', { timeout: 30_000 }, () => {
   it('lists all coaches with up to 3 specialties, their locations, and the "all" banner', async () => {
     renderApp('/coaches', { user: 'client', api: base });
     expect(await screen.findByRole('heading', { name: 'Find Your Coach' })).toBeInTheDocument();

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Platform statistics: users by role (identity) and bookings (booking), asked concurrently.
-         * @description Roles: admin.
+         * @description Platform statistics: users by role (identity) and bookings (booking), asked concurrently.
          */
         get: operations["admin_stats"];
         put?: never;
@@ -33,13 +33,13 @@ export interface paths {
         };
         /**
          * Every user, newest first.
-         * @description Roles: admin.
+         * @description Every user, newest first.
          */
         get: operations["list_users"];
         put?: never;
         /**
          * Create a user of any role, admin included.
-         * @description Roles: admin.
+         * @description Create a user of any role, admin included.
          */
         post: operations["create_user"];
         delete?: never;
@@ -57,18 +57,18 @@ export interface paths {
         };
         /**
          * One user with their totals and, for a client, the profile.
-         * @description Roles: admin.
+         * @description One user with their totals and, for a client, the profile.
          */
         get: operations["get_user"];
         /**
          * Change only the fields present. A role or password change ends the user's sessions.
-         * @description Roles: admin.
+         * @description Change only the fields present. A role or password change ends the user's sessions.
          */
         put: operations["update_user"];
         post?: never;
         /**
          * Delete a user who is not an admin and not the caller; their sessions end at once.
-         * @description Roles: admin.
+         * @description Delete a user who is not an admin and not the caller; their sessions end at once.
          */
         delete: operations["delete_user"];
         options?: never;
@@ -85,7 +85,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password. */
+        /**
+         * Sign in with email and password.
+         * @description Sign in with email and password.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -102,7 +105,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session: the token stops working everywhere at once. */
+        /**
+         * End this session: the token stops working everywhere at once.
+         * @description End this session: the token stops working everywhere at once.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -117,7 +123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user. */
+        /**
+         * The signed-in user.
+         * @description The signed-in user.
+         */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -136,7 +145,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a client, coach or gym account and sign in. */
+        /**
+         * Create a client, coach or gym account and sign in.
+         * @description Create a client, coach or gym account and sign in.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -155,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * Add an availability slot for the signed-in coach.
-         * @description Roles: coach.
+         * @description Add an availability slot for the signed-in coach.
          */
         post: operations["create_slot"];
         delete?: never;
@@ -171,7 +183,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A coach's availability slots. */
+        /**
+         * A coach's availability slots.
+         * @description A coach's availability slots.
+         */
         get: operations["coach_slots"];
         put?: never;
         post?: never;
@@ -193,7 +208,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of the signed-in coach's slots.
-         * @description Roles: coach.
+         * @description Delete one of the signed-in coach's slots.
          */
         delete: operations["delete_slot"];
         options?: never;
@@ -210,13 +225,13 @@ export interface paths {
         };
         /**
          * A client's own bookings, or a coach's bookings with them; by date, then start time.
-         * @description Roles: client, coach.
+         * @description A client's own bookings, or a coach's bookings with them; by date, then start time.
          */
         get: operations["list_bookings"];
         put?: never;
         /**
          * Book a coach's slot on a date (client). The booking starts pending.
-         * @description Roles: client.
+         * @description Book a coach's slot on a date (client). The booking starts pending.
          */
         post: operations["create_booking"];
         delete?: never;
@@ -240,7 +255,7 @@ export interface paths {
         head?: never;
         /**
          * Cancel one of the client's own pending or confirmed bookings.
-         * @description Roles: client.
+         * @description Cancel one of the client's own pending or confirmed bookings.
          */
         patch: operations["cancel_booking"];
         trace?: never;
@@ -255,12 +270,12 @@ export interface paths {
         get?: never;
         /**
          * Update the caller's own profile (never anyone else's).
-         * @description Roles: client.
+         * @description Update the caller's own profile (never anyone else's).
          */
         put: operations["update_client_profile"];
         /**
          * Create the caller's own profile.
-         * @description Roles: client.
+         * @description Create the caller's own profile.
          */
         post: operations["create_client_profile"];
         delete?: never;
@@ -276,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A client's profile; 404 when they have none yet. */
+        /**
+         * A client's profile; 404 when they have none yet.
+         * @description A client's profile; 404 when they have none yet.
+         */
         get: operations["get_client_profile"];
         put?: never;
         post?: never;
@@ -299,8 +317,6 @@ export interface paths {
          * Upload a profile picture; answers the URL to save in the profile.
          * @description The type is decided by the file's bytes, never by its declared type or name, and the file is
          *     stored under a random name.
-         *
-         *     Roles: client.
          */
         post: operations["upload_profile_picture"];
         delete?: never;
@@ -324,7 +340,7 @@ export interface paths {
         head?: never;
         /**
          * Approve a pending booking with the signed-in coach (→ confirmed).
-         * @description Roles: coach.
+         * @description Approve a pending booking with the signed-in coach (→ confirmed).
          */
         patch: operations["approve_booking"];
         trace?: never;
@@ -344,7 +360,7 @@ export interface paths {
         head?: never;
         /**
          * Deny a pending booking with the signed-in coach (→ denied).
-         * @description Roles: coach.
+         * @description Deny a pending booking with the signed-in coach (→ denied).
          */
         patch: operations["deny_booking"];
         trace?: never;
@@ -358,13 +374,13 @@ export interface paths {
         };
         /**
          * The signed-in coach's court reservations.
-         * @description Roles: coach.
+         * @description The signed-in coach's court reservations.
          */
         get: operations["coach_reservations"];
         put?: never;
         /**
          * Request open court availability (coach). The request starts pending.
-         * @description Roles: coach.
+         * @description Request open court availability (coach). The request starts pending.
          */
         post: operations["request_reservation"];
         delete?: never;
@@ -385,7 +401,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel one of the signed-in coach's pending requests.
-         * @description Roles: coach.
+         * @description Cancel one of the signed-in coach's pending requests.
          */
         delete: operations["cancel_reservation"];
         options?: never;
@@ -403,12 +419,12 @@ export interface paths {
         get?: never;
         /**
          * Update the signed-in coach's profile.
-         * @description Roles: coach.
+         * @description Update the signed-in coach's profile.
          */
         put: operations["coaching_update_profile"];
         /**
          * Create the signed-in coach's profile.
-         * @description Roles: coach.
+         * @description Create the signed-in coach's profile.
          */
         post: operations["coaching_create_profile"];
         delete?: never;
@@ -424,7 +440,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A coach's profile; 404 when they have none. */
+        /**
+         * A coach's profile; 404 when they have none.
+         * @description A coach's profile; 404 when they have none.
+         */
         get: operations["coaching_get_profile"];
         put?: never;
         post?: never;
@@ -444,6 +463,8 @@ export interface paths {
         /**
          * Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
          *     body, names included.
+         * @description Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
+         *     body, names included.
          */
         get: operations["list_coaches"];
         put?: never;
@@ -461,7 +482,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Coaches with a location in a city and/or state. */
+        /**
+         * Coaches with a location in a city and/or state.
+         * @description Coaches with a location in a city and/or state.
+         */
         get: operations["search_city"];
         put?: never;
         post?: never;
@@ -478,7 +502,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Coaches with a location within `radius` miles of a point, nearest first, with `distance`. */
+        /**
+         * Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+         * @description Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+         */
         get: operations["search_nearby"];
         put?: never;
         post?: never;
@@ -495,7 +522,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network). */
+        /**
+         * Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network).
+         * @description Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network).
+         */
         get: operations["geocode"];
         put?: never;
         post?: never;
@@ -514,13 +544,13 @@ export interface paths {
         };
         /**
          * The availability of the signed-in gym's courts.
-         * @description Roles: gym.
+         * @description The availability of the signed-in gym's courts.
          */
         get: operations["list_availability"];
         put?: never;
         /**
          * Offer time on one of the signed-in gym's courts.
-         * @description Roles: gym.
+         * @description Offer time on one of the signed-in gym's courts.
          */
         post: operations["create_availability"];
         delete?: never;
@@ -536,12 +566,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A gym sees its own locations; any other signed-in user sees every gym's. */
+        /**
+         * A gym sees its own locations; any other signed-in user sees every gym's.
+         * @description A gym sees its own locations; any other signed-in user sees every gym's.
+         */
         get: operations["list_locations"];
         put?: never;
         /**
          * Add a location for the signed-in gym.
-         * @description Roles: gym.
+         * @description Add a location for the signed-in gym.
          */
         post: operations["gym_create_location"];
         delete?: never;
@@ -557,7 +590,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The open (unreserved, not past) court availability at one gym location, for coaches to request. */
+        /**
+         * The open (unreserved, not past) court availability at one gym location, for coaches to request.
+         * @description The open (unreserved, not past) court availability at one gym location, for coaches to request.
+         */
         get: operations["open_availability"];
         put?: never;
         post?: never;
@@ -574,12 +610,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The courts at a gym location. */
+        /**
+         * The courts at a gym location.
+         * @description The courts at a gym location.
+         */
         get: operations["list_courts"];
         put?: never;
         /**
          * Add a court at one of the signed-in gym's locations.
-         * @description Roles: gym.
+         * @description Add a court at one of the signed-in gym's locations.
          */
         post: operations["create_court"];
         delete?: never;
@@ -597,7 +636,7 @@ export interface paths {
         };
         /**
          * Pending requests for the signed-in gym's courts.
-         * @description Roles: gym.
+         * @description Pending requests for the signed-in gym's courts.
          */
         get: operations["pending_reservations"];
         put?: never;
@@ -618,12 +657,12 @@ export interface paths {
         get?: never;
         /**
          * Update the signed-in gym's profile.
-         * @description Roles: gym.
+         * @description Update the signed-in gym's profile.
          */
         put: operations["gym_update_profile"];
         /**
          * Create the signed-in gym's profile.
-         * @description Roles: gym.
+         * @description Create the signed-in gym's profile.
          */
         post: operations["gym_create_profile"];
         delete?: never;
@@ -639,7 +678,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A gym's profile; 404 when it has none. */
+        /**
+         * A gym's profile; 404 when it has none.
+         * @description A gym's profile; 404 when it has none.
+         */
         get: operations["gym_get_profile"];
         put?: never;
         post?: never;
@@ -665,7 +707,8 @@ export interface paths {
         /**
          * Approve a pending request on one of the gym's courts: the availability becomes reserved and
          *     other pending requests for it are denied.
-         * @description Roles: gym.
+         * @description Approve a pending request on one of the gym's courts: the availability becomes reserved and
+         *     other pending requests for it are denied.
          */
         patch: operations["approve_reservation"];
         trace?: never;
@@ -685,7 +728,7 @@ export interface paths {
         head?: never;
         /**
          * Deny a pending request on one of the gym's courts.
-         * @description Roles: gym.
+         * @description Deny a pending request on one of the gym's courts.
          */
         patch: operations["deny_reservation"];
         trace?: never;
@@ -699,13 +742,13 @@ export interface paths {
         };
         /**
          * The signed-in coach's locations.
-         * @description Roles: coach.
+         * @description The signed-in coach's locations.
          */
         get: operations["my_locations"];
         put?: never;
         /**
          * Add a location for the signed-in coach.
-         * @description Roles: coach.
+         * @description Add a location for the signed-in coach.
          */
         post: operations["coaching_create_location"];
         delete?: never;
@@ -721,7 +764,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A coach's locations. */
+        /**
+         * A coach's locations.
+         * @description A coach's locations.
+         */
         get: operations["coach_locations"];
         put?: never;
         post?: never;
@@ -766,13 +812,18 @@ export interface components {
             end_time: string;
             /** @description Empty when the slot had no location. */
             location_name: string;
-            /** @description pending. */
-            payment_status: string;
+            payment_status: components["schemas"]["PaymentStatus"];
             /** @description HH:MM. */
             start_time: string;
-            /** @description pending, confirmed, denied or cancelled. */
-            status: string;
+            status: components["schemas"]["BookingStatus"];
         };
+        /**
+         * @example {
+         *       "booking_date": "2030-06-03",
+         *       "coach_id": "5e0c6d1a-8b3f-4f2e-9a7c-1d2b3c4d5e6f",
+         *       "slot_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+         *     }
+         */
         BookingBody: {
             /**
              * Format: date
@@ -784,28 +835,41 @@ export interface components {
             /** Format: uuid */
             slot_id: string;
         };
+        /**
+         * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
+         *     client cancels it.
+         * @enum {string}
+         */
+        BookingStatus: "pending" | "confirmed" | "denied" | "cancelled";
         /** @description A client's profile. Every field but `user_id` may be null. */
         ClientProfile: {
             /** Format: int32 */
-            age?: number | null;
-            grade?: string | null;
+            age: number | null;
+            grade: string | null;
             /** @description A relative path under `/uploads/`. */
-            profile_picture_url?: string | null;
-            /** @description beginner, intermediate or advanced. */
-            skill_level?: string | null;
-            sport?: string | null;
+            profile_picture_url: string | null;
+            skill_level: null | components["schemas"]["SkillLevel"];
+            sport: string | null;
             /** Format: uuid */
             user_id: string;
         };
-        /** @description The fields a client writes; all optional, and an empty string counts as null. */
+        /**
+         * @description The fields a client writes; all optional, and an empty string counts as null.
+         * @example {
+         *       "age": 15,
+         *       "grade": "10th",
+         *       "profile_picture_url": null,
+         *       "skill_level": "intermediate",
+         *       "sport": "basketball"
+         *     }
+         */
         ClientProfileBody: {
             /** Format: int32 */
             age?: number | null;
             grade?: string | null;
             /** @description As answered by `POST /client/upload-profile-picture`. */
             profile_picture_url?: string | null;
-            /** @description beginner, intermediate or advanced. */
-            skill_level?: string | null;
+            skill_level?: components["schemas"]["SkillLevel"] | string | null;
             sport?: string | null;
         };
         /** @description A coach in the directory or a search result. */
@@ -818,7 +882,7 @@ export interface components {
              * Format: double
              * @description Miles from the searched point: nearby search only, null otherwise.
              */
-            distance?: number | null;
+            distance: number | null;
             /**
              * Format: double
              * @description Dollars per hour.
@@ -844,18 +908,27 @@ export interface components {
             /** Format: int32 */
             years_experience: number;
         };
+        /**
+         * @example {
+         *       "bio": "Former college point guard.",
+         *       "hourly_rate": 60,
+         *       "specialties": [
+         *         "shooting",
+         *         "defense"
+         *       ],
+         *       "years_experience": 8
+         *     }
+         */
         CoachProfileBody: {
             bio?: string;
             /**
              * Format: double
-             * @description Dollars per hour, not negative.
+             * @description Dollars per hour.
              */
             hourly_rate: number;
+            /** @description Blank items are dropped and repeats kept once; at most 20 remain. */
             specialties?: string[];
-            /**
-             * Format: int32
-             * @description Not negative.
-             */
+            /** Format: int32 */
             years_experience: number;
         };
         /** @description A court at a gym location. */
@@ -863,8 +936,7 @@ export interface components {
             /** Format: uuid */
             court_id: string;
             court_name: string;
-            /** @description basketball, volleyball or multi-purpose. */
-            court_type: string;
+            court_type: components["schemas"]["CourtType"];
             /** Format: uuid */
             location_id: string;
         };
@@ -889,6 +961,14 @@ export interface components {
             /** @description HH:MM. */
             start_time: string;
         };
+        /**
+         * @example {
+         *       "court_id": "0b8f5c9e-4a1d-4c7e-9f3a-2d6b8e1c5a70",
+         *       "date": "2030-06-03",
+         *       "end_time": "19:30",
+         *       "start_time": "18:00"
+         *     }
+         */
         CourtAvailabilityBody: {
             /**
              * Format: uuid
@@ -900,15 +980,20 @@ export interface components {
              * @description YYYY-MM-DD, not in the past.
              */
             date: string;
-            /** @description HH:MM, after start_time. */
+            /** @description HH:MM, 24-hour, after start_time. */
             end_time: string;
-            /** @description HH:MM. */
+            /** @description HH:MM, 24-hour. */
             start_time: string;
         };
+        /**
+         * @example {
+         *       "court_name": "Court 1",
+         *       "court_type": "basketball"
+         *     }
+         */
         CourtBody: {
             court_name: string;
-            /** @description basketball (default), volleyball or multi-purpose. */
-            court_type?: string | null;
+            court_type?: null | components["schemas"]["CourtType"];
         };
         /** @description A coach's request for court time, as both sides see it. */
         CourtReservation: {
@@ -931,22 +1016,37 @@ export interface components {
             reservation_id: string;
             /** @description HH:MM. */
             start_time: string;
-            /** @description pending, approved, denied or cancelled. */
-            status: string;
+            status: components["schemas"]["ReservationStatus"];
         };
         /**
-         * @description A new user. A missing email, password or full name is refused by identity-svc with SPEC.md's
-         *     one sentence, so they default to empty here.
+         * @description What a court is built for.
+         * @enum {string}
+         */
+        CourtType: "basketball" | "volleyball" | "multi-purpose";
+        /**
+         * @description A new user: email, password and full name are required; an empty one is refused with
+         *     "Email, password, and full name are required".
+         * @example {
+         *       "email": "gym@example.com",
+         *       "full_name": "Downtown Hoops",
+         *       "password": "secret1",
+         *       "phone": null,
+         *       "role": "gym"
+         *     }
          */
         CreateUserBody: {
             email: string;
             full_name: string;
-            /** @description At least 6 characters. */
             password: string;
+            /** @description Digits, spaces and `+-().`; blank or null for none. */
             phone?: string | null;
-            /** @description client (default), coach, gym or admin. */
-            role?: string | null;
+            role?: null | components["schemas"]["Role"];
         };
+        /**
+         * @description A day of the week, as the slots name it.
+         * @enum {string}
+         */
+        DayOfWeek: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
         /** @description Every error body. */
         ErrorBody: {
             /** @description A sentence a person can act on. */
@@ -960,14 +1060,14 @@ export interface components {
              * Format: double
              * @description Null when not found.
              */
-            lat?: number | null;
+            lat: number | null;
             /**
              * Format: double
              * @description Null when not found.
              */
-            lng?: number | null;
+            lng: number | null;
             /** @description The place as found, e.g. "Austin, TX"; null when not found. */
-            name?: string | null;
+            name: string | null;
         };
         /** @description A gym's location. */
         GymLocation: {
@@ -978,29 +1078,33 @@ export interface components {
             /** @description Empty until the gym has a profile. */
             gym_name: string;
             /** Format: double */
-            latitude?: number | null;
+            latitude: number | null;
             /** Format: uuid */
             location_id: string;
+            /** Format: double */
+            longitude: number | null;
+            name: string;
+            state: string;
+        };
+        /**
+         * @example {
+         *       "address": "1 Main St",
+         *       "city": "Austin",
+         *       "latitude": 30.27,
+         *       "longitude": -97.74,
+         *       "name": "Main Street",
+         *       "state": "TX"
+         *     }
+         */
+        GymLocationBody: {
+            address: string;
+            city: string;
+            /** Format: double */
+            latitude?: number | null;
             /** Format: double */
             longitude?: number | null;
             name: string;
             state: string;
-        };
-        GymLocationBody: {
-            address?: string;
-            city?: string;
-            /**
-             * Format: double
-             * @description -90 to 90.
-             */
-            latitude?: number | null;
-            /**
-             * Format: double
-             * @description -180 to 180.
-             */
-            longitude?: number | null;
-            name: string;
-            state?: string;
         };
         /** @description A gym's profile. */
         GymProfile: {
@@ -1013,9 +1117,17 @@ export interface components {
             gym_name: string;
             phone: string;
         };
+        /**
+         * @example {
+         *       "description": "Four indoor courts.",
+         *       "gym_name": "Downtown Hoops",
+         *       "phone": "555-0100"
+         *     }
+         */
         GymProfileBody: {
             description?: string;
             gym_name: string;
+            /** @description Digits, spaces and `+-().`; blank for none. */
             phone?: string;
         };
         /** @description A city and state where a coach offers sessions. */
@@ -1029,35 +1141,54 @@ export interface components {
             city: string;
             court_number: string;
             /** Format: double */
-            latitude?: number | null;
+            latitude: number | null;
             /** Format: uuid */
             location_id: string;
+            /** Format: double */
+            longitude: number | null;
+            name: string;
+            state: string;
+        };
+        /**
+         * @example {
+         *       "address": "12 Main St",
+         *       "city": "Austin",
+         *       "court_number": "3",
+         *       "latitude": 30.27,
+         *       "longitude": -97.74,
+         *       "name": "Eastside Rec",
+         *       "state": "TX"
+         *     }
+         */
+        LocationBody: {
+            address?: string;
+            city: string;
+            court_number?: string;
+            /**
+             * Format: double
+             * @description Give both coordinates or neither; without them the place is looked up from city and state.
+             */
+            latitude?: number | null;
             /** Format: double */
             longitude?: number | null;
             name: string;
             state: string;
         };
-        LocationBody: {
-            address?: string;
-            city?: string;
-            court_number?: string;
-            /**
-             * Format: double
-             * @description -90 to 90; without coordinates the place is looked up from city and state.
-             */
-            latitude?: number | null;
-            /**
-             * Format: double
-             * @description -180 to 180.
-             */
-            longitude?: number | null;
-            name: string;
-            state?: string;
-        };
+        /**
+         * @example {
+         *       "email": "ann@example.com",
+         *       "password": "secret1"
+         *     }
+         */
         LoginBody: {
             email: string;
             password: string;
         };
+        /**
+         * @description Payment is not taken yet: every booking is pending payment.
+         * @enum {string}
+         */
+        PaymentStatus: "pending";
         /** @description The upload form: one field, `file`. */
         ProfilePictureForm: {
             /**
@@ -1071,13 +1202,22 @@ export interface components {
             /** @description A relative path under `/uploads/`. */
             profile_picture_url: string;
         };
+        /**
+         * @example {
+         *       "email": "ann@example.com",
+         *       "full_name": "Ann Lee",
+         *       "password": "secret1",
+         *       "phone": "555-0101",
+         *       "role": "client"
+         *     }
+         */
         RegisterBody: {
             email: string;
             full_name: string;
             password: string;
+            /** @description Digits, spaces and `+-().`; blank or null for none. */
             phone?: string | null;
-            /** @description client (default), coach or gym. */
-            role?: string | null;
+            role?: null | components["schemas"]["SignUpRole"];
         };
         ReservationBody: {
             /**
@@ -1086,46 +1226,69 @@ export interface components {
              */
             availability_id: string;
         };
+        /**
+         * @description Where a court reservation stands: pending until the gym approves or denies it, or the coach
+         *     cancels it.
+         * @enum {string}
+         */
+        ReservationStatus: "pending" | "approved" | "denied" | "cancelled";
+        /**
+         * @description What an account is for.
+         * @enum {string}
+         */
+        Role: "admin" | "coach" | "client" | "gym";
+        /**
+         * @description The roles a person may choose when registering (an admin is made by an admin).
+         * @enum {string}
+         */
+        SignUpRole: "client" | "coach" | "gym";
+        /**
+         * @description How far a client has come.
+         * @enum {string}
+         */
+        SkillLevel: "beginner" | "intermediate" | "advanced";
         /** @description A slot a client can book: weekly on a day (recurring) or on one date (one-time). */
         Slot: {
-            /** @description Monday to Sunday; recurring slots only. */
-            day_of_week?: string | null;
+            day_of_week: null | components["schemas"]["DayOfWeek"];
             /** @description HH:MM. */
             end_time: string;
             /** Format: uuid */
-            location_id?: string | null;
+            location_id: string | null;
             /** Format: uuid */
             slot_id: string;
-            /** @description recurring or one-time. */
-            slot_type: string;
+            slot_type: components["schemas"]["SlotType"];
             /**
              * Format: date
              * @description YYYY-MM-DD; one-time slots only.
              */
-            specific_date?: string | null;
+            specific_date: string | null;
             /** @description HH:MM. */
             start_time: string;
         };
+        /**
+         * @example {
+         *       "day_of_week": "Monday",
+         *       "end_time": "18:00",
+         *       "location_id": null,
+         *       "slot_type": "recurring",
+         *       "start_time": "17:00"
+         *     }
+         */
         SlotBody: {
-            /** @description Monday to Sunday; needed for a recurring slot. */
-            day_of_week?: string | null;
-            /** @description HH:MM, after start_time. */
+            day_of_week?: components["schemas"]["DayOfWeek"] | string | null;
+            /** @description HH:MM, 24-hour, after start_time. */
             end_time: string;
-            /**
-             * Format: uuid
-             * @description One of the coach's own locations; blank or absent for none.
-             */
             location_id?: string | null;
-            /** @description recurring or one-time. */
-            slot_type: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD; needed for a one-time slot.
-             */
+            slot_type: components["schemas"]["SlotType"];
             specific_date?: string | null;
-            /** @description HH:MM. */
+            /** @description HH:MM, 24-hour. */
             start_time: string;
         };
+        /**
+         * @description Weekly on a day (recurring) or on one date (one-time).
+         * @enum {string}
+         */
+        SlotType: "recurring" | "one-time";
         /** @description The platform's counts and its weekly activity. */
         Stats: {
             /** @description The last 12 weeks, oldest first. */
@@ -1143,12 +1306,11 @@ export interface components {
         UpdateUserBody: {
             email?: string | null;
             full_name?: string | null;
-            /** @description At least 6 characters. */
+            /** @description A new password ends the user's sessions. */
             password?: string | null;
-            /** @description Absent: unchanged; null or empty: cleared. */
+            /** @description Absent: unchanged; null or blank: cleared. */
             phone?: string | null;
-            /** @description admin, coach, client or gym. */
-            role?: string | null;
+            role?: null | components["schemas"]["Role"];
         };
         /** @description A user as the API shows it. */
         User: {
@@ -1159,9 +1321,8 @@ export interface components {
             created_at: string;
             email: string;
             full_name: string;
-            phone?: string | null;
-            /** @description admin, coach, client or gym. */
-            role: string;
+            phone: string | null;
+            role: components["schemas"]["Role"];
             /** Format: uuid */
             user_id: string;
         };
@@ -1174,10 +1335,9 @@ export interface components {
             created_at: string;
             email: string;
             full_name: string;
-            phone?: string | null;
-            profile?: null | components["schemas"]["ClientProfile"];
-            /** @description admin, coach, client or gym. */
-            role: string;
+            phone: string | null;
+            profile: null | components["schemas"]["ClientProfile"];
+            role: components["schemas"]["Role"];
             /**
              * Format: int64
              * @description Bookings where the user is the client or the coach.
@@ -1230,15 +1390,6 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -1257,45 +1408,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1322,15 +1439,6 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -1349,45 +1457,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1418,7 +1492,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1445,15 +1519,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The email is taken */
             409: {
                 headers: {
@@ -1463,7 +1528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1472,7 +1537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1481,18 +1546,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserDetail"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1558,36 +1616,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,7 +1654,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1666,7 +1699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1675,7 +1708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1684,18 +1717,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1723,7 +1749,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1759,36 +1785,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,7 +1820,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1837,25 +1838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1864,7 +1847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1873,18 +1856,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
+            /** @description Too many attempts from this address or for this email */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,15 +1896,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -1927,54 +1905,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,15 +1936,6 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -2019,45 +1945,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2088,7 +1980,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2097,16 +1989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
+            /** @description An account with this email exists already */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2115,7 +1998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2124,7 +2007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2133,18 +2016,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
+            /** @description Too many attempts from this address or for this email */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,7 +2062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slot"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2202,25 +2089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,18 +2107,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,7 +2141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slot"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2297,7 +2159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2306,36 +2168,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2363,7 +2200,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2390,7 +2227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2399,36 +2236,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,15 +2267,6 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -2482,45 +2285,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,7 +2320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2578,7 +2347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such slot */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2596,7 +2365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2605,7 +2374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2614,18 +2383,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2655,7 +2417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2682,7 +2444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2691,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The booking has moved on (no longer pending, or already decided) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2700,36 +2462,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,7 +2497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,16 +2533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2814,7 +2542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2823,18 +2551,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,7 +2586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,15 +2613,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The caller already has a profile */
             409: {
                 headers: {
@@ -2910,7 +2622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2919,7 +2631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2928,18 +2640,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2969,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2996,36 +2701,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3083,24 +2763,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Image size must be less than 5MB */
             413: {
                 headers: {
@@ -3119,18 +2781,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,7 +2815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3187,7 +2842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3196,7 +2851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The booking has moved on (no longer pending, or already decided) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3205,36 +2860,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,7 +2894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Booking"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3300,7 +2930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The booking has moved on (no longer pending, or already decided) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3309,36 +2939,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,15 +2970,6 @@ export interface operations {
                     "application/json": components["schemas"]["CourtReservation"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -3392,45 +2988,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourtReservation"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such court availability */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +3068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,7 +3077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3524,18 +3086,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,7 +3118,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3590,7 +3145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3599,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The request was already decided or cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3608,27 +3163,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoachProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3695,16 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3713,7 +3243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3722,18 +3252,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,7 +3287,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoachProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3791,15 +3314,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description A profile exists already: update it */
             409: {
                 headers: {
@@ -3809,7 +3323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3818,7 +3332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,18 +3341,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3868,7 +3375,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoachProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3895,36 +3402,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,54 +3447,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4044,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoachListing"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4053,45 +3492,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4125,7 +3530,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoachListing"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,45 +3539,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4204,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["GeocodeResult"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,45 +3584,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,15 +3615,6 @@ export interface operations {
                     "application/json": components["schemas"]["CourtAvailability"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -4305,45 +3633,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4374,7 +3668,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourtAvailability"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4401,7 +3695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such court */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4419,7 +3713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4428,7 +3722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4437,18 +3731,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,15 +3762,6 @@ export interface operations {
                     "application/json": components["schemas"]["GymLocation"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -4493,45 +3771,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4562,7 +3806,7 @@ export interface operations {
                     "application/json": components["schemas"]["GymLocation"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4589,25 +3833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4616,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4625,18 +3851,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4666,7 +3885,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourtAvailability"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4684,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4693,36 +3912,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,7 +3946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Court"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4770,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4779,36 +3973,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4842,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Court"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,7 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4878,16 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4896,7 +4056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4905,18 +4065,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4943,15 +4096,6 @@ export interface operations {
                     "application/json": components["schemas"]["CourtReservation"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -4970,45 +4114,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5039,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["GymProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,16 +4185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5093,7 +4194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5102,18 +4203,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,7 +4238,7 @@ export interface operations {
                     "application/json": components["schemas"]["GymProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5171,15 +4265,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description A profile exists already: update it */
             409: {
                 headers: {
@@ -5189,7 +4274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,7 +4283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5207,18 +4292,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,7 +4326,7 @@ export interface operations {
                     "application/json": components["schemas"]["GymProfile"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5275,36 +4353,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,7 +4387,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourtReservation"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5361,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5370,7 +4423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The request was already decided or cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5379,36 +4432,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5438,7 +4466,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourtReservation"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5465,7 +4493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5474,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description The request was already decided or cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5483,36 +4511,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Wrong media type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5539,15 +4542,6 @@ export interface operations {
                     "application/json": components["schemas"]["Location"][];
                 };
             };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
@@ -5566,45 +4560,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5635,7 +4595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Location"];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5662,25 +4622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
+            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5689,7 +4631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Wrong media type */
+            /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5698,18 +4640,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,7 +4674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Location"][];
                 };
             };
-            /** @description Invalid input */
+            /** @description The request is invalid; the detail names the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5757,7 +4692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found */
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5766,36 +4701,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many attempts */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -15,6 +15,7 @@ export function coachListing(overrides: Partial<CoachListing> = {}): CoachListin
     locations: [{ city: 'Austin', state: 'TX' }],
     bio: 'Former college guard.',
     hourly_rate: 65,
+    distance: null,
     ...overrides,
   };
 }

@@ -17,7 +17,7 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     end_time: '18:00',
     location_name: 'Eastside Rec',
     status: 'pending',
-    payment_status: 'unpaid',
+    payment_status: 'pending',
     created_at: '2025-03-01T10:00:00Z',
     ...overrides,
   };
@@ -52,7 +52,7 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
       api: coachApi({
         'GET /bookings': [
           booking({ booking_id: 'p' }),
-          booking({ booking_id: 'c', status: 'confirmed', client_name: 'Dana Lee', payment_status: 'paid' }),
+          booking({ booking_id: 'c', status: 'confirmed', client_name: 'Dana Lee' }),
           booking({ booking_id: 'd', status: 'denied', client_name: 'Eli Moss' }),
         ],
       }),
@@ -63,7 +63,7 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     expect(pending).toHaveTextContent('17:00 - 18:00');
     expect(within(pending).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
     expect(within(pending).getByRole('button', { name: 'Deny' })).toBeInTheDocument();
-    expect(confirmed).toHaveTextContent('paid');
+    expect(confirmed).toHaveTextContent('pending');
     expect(within(confirmed).queryByRole('button')).not.toBeInTheDocument();
     const badge = within(denied).getByText('denied');
     expect(badge.className).toMatch(/red/);
@@ -86,7 +86,7 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     expect(await screen.findByText('Booking approved!')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'PATCH' && c.path === '/coach/bookings/b-1/approve')).toBe(true);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument());
-    expect(screen.getByText('unpaid')).toBeInTheDocument();
+    expect(screen.getByText('pending')).toBeInTheDocument();
   });
 
   it('denies a pending booking', async () => {

@@ -70,7 +70,7 @@ describe('the client dashboard', { timeout: 30_000 }, () => {
       api: dashboardApi({
         'GET /bookings': [
           booking({ booking_id: 'p', status: 'pending' }),
-          booking({ booking_id: 'c', status: 'confirmed', payment_status: 'paid', coach_name: 'Leo Park', location_name: 'North Gym' }),
+          booking({ booking_id: 'c', status: 'confirmed', coach_name: 'Leo Park', location_name: 'North Gym' }),
           booking({ booking_id: 'x', status: 'cancelled', coach_name: 'Ana Diaz' }),
         ],
       }),
@@ -85,7 +85,7 @@ describe('the client dashboard', { timeout: 30_000 }, () => {
     expect(within(confirmed).getByTestId('booking-status')).toHaveTextContent('confirmed');
     expect(within(confirmed).getByTestId('booking-status').className).toMatch(/green/);
     expect(within(pending).getByTestId('booking-status').className).not.toMatch(/green/);
-    expect(confirmed).toHaveTextContent('Payment: paid');
+    expect(confirmed).toHaveTextContent('Payment: pending');
     expect(within(pending).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(confirmed).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(cancelled).queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument();

@@ -7,6 +7,8 @@
 //! and each service its server.
 
 pub mod auth;
+#[cfg(feature = "balance")]
+pub mod balance;
 pub mod config;
 #[cfg(feature = "database")]
 pub mod database;

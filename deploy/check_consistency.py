@@ -3,12 +3,22 @@
 
 For every process it checks that they name the same image, the same environment variables and the
 same ports (listen, ops, health checks and probes, service URLs), that the web image gets the same
-template placeholders everywhere, and that README.md documents every variable. Offline; needs PyYAML.
-Run from anywhere: python3 deploy/check_consistency.py
+template placeholders everywhere, and that README.md documents every variable anything here reads:
+- the Rust code: `std::env::var("NAME")` and every call of a helper that hands its argument on to
+  one (`Env::or`, `Env::parsed`, `Env::file`, ... in any crate), with the name written in place or
+  as a `const` of type `&str`; a read whose name cannot be resolved is itself reported;
+- the scripts: a shell variable expanded with a default or a test (`${NAME:-...}`, `${NAME:+...}`)
+  in deploy/ and .ci/, `os.environ` in deploy/'s Python, `${NAME}` in the Compose files, and
+  `process.env.NAME` in the web app's Playwright and Vite configuration and e2e suite;
+- up.sh's process environments (`up.sh --print-env`).
+"Documented" means written in backticks in a table row of README.md. Offline; needs PyYAML.
+Run from anywhere: python3 deploy/check_consistency.py [--readme OTHER.md]
+(deploy/test_check_consistency.py shows it failing on a README that lacks a variable).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -25,6 +35,16 @@ PROCESSES = ["identity-svc", "coaching-svc", "booking-svc", "gym-svc", "gateway"
 OPTIONAL_VARS = {"OTEL_EXPORTER_OTLP_ENDPOINT"}
 URL_VARS = {"IDENTITY_URL": "identity-svc", "COACHING_URL": "coaching-svc", "BOOKING_URL": "booking-svc", "GYM_URL": "gym-svc"}
 WEB_VARS = ["NGINX_LISTEN", "GATEWAY_UPSTREAM", "WEB_ROOT", "UPLOAD_DIR", "NGINX_SNIPPET_DIR"]
+
+# Read by the scripts but not settings of Courtside: the system's own, and values one script hands
+# to a function of its own.
+NOT_SETTINGS = {
+    "HOME": "the user's home, set by the system",
+    "PATH": "the command search path, set by the system",
+    "STATE_LOCK_FD": "lib.sh: the descriptor of the state folder's lock, set by lock_state_dir",
+    "BODY_FILE": "faults.sh: a temporary file of its own, removed by its EXIT trap",
+}
+SKIPPED_DIRS = {"target", "node_modules", "dist", ".git", ".state", ".state-bench", "venv", "test-results"}
 
 problems: list[str] = []
 
@@ -127,7 +147,148 @@ def check_k8s_headless(by_kind: dict[str, dict[str, dict]], configmap: dict[str,
             problem(f"k8s Service {target}-headless: no port {url.port} for {var}")
 
 
+# --- which variables the code and the scripts read ---------------------------------------------
+
+RUST_DIRECT = re.compile(r"(?<![.\w])(?<!fn )(?:std::)?(?:env::)?var(?:_os)?\s*\(\s*([^,)]*?)\s*\)")
+RUST_FN = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>{]*>)?\s*\(([^)]*)\)")
+RUST_CONST = re.compile(r"\b(?:const|static)\s+([A-Z][A-Z0-9_]*)\s*:\s*&(?:'static\s+)?str\s*=\s*\"([^\"]*)\"")
+ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def source_files(root: Path, patterns: list[str]) -> list[Path]:
+    """Files under root matching any glob pattern, outside build output, dependencies and state."""
+    found: set[Path] = set()
+    for pattern in patterns:
+        for path in root.glob(pattern):
+            if path.is_file() and not SKIPPED_DIRS & set(path.relative_to(root).parts[:-1]):
+                found.add(path)
+    return sorted(found)
+
+
+def without_comments(text: str, markers: tuple[str, ...]) -> str:
+    """The text with each whole-line comment blanked (line numbers stay): a comment that names a
+    variable is not a read of it."""
+    return "\n".join("" if line.lstrip().startswith(markers) else line for line in text.split("\n"))
+
+
+def rust_functions(text: str) -> list[tuple[str, list[str], str]]:
+    """(name, parameter names, body) of each `fn` in a file; a body runs to the next `fn`."""
+    found = list(RUST_FN.finditer(text))
+    out = []
+    for i, m in enumerate(found):
+        end = found[i + 1].start() if i + 1 < len(found) else len(text)
+        params = [p.split(":")[0].strip().removeprefix("mut ") for p in m.group(2).split(",") if ":" in p]
+        out.append((m.group(1), params, text[m.end() : end]))
+    return out
+
+
+def rust_env_reads(root: Path) -> tuple[dict[str, set[str]], list[str]]:
+    """The variables the Rust code reads at run time (build scripts excluded: cargo sets theirs),
+    each with the files that read it, and the reads whose name could not be resolved."""
+    files = {
+        p: without_comments(p.read_text(), ("//", "/*", "*"))
+        for p in source_files(root, ["**/*.rs"])
+        if p.name != "build.rs"
+    }
+    consts: dict[str, set[str]] = {}
+    other_consts: set[str] = set()
+    for text in files.values():
+        for name, value in RUST_CONST.findall(text):
+            consts.setdefault(name, set()).add(value)
+        other_consts.update(re.findall(r"\b(?:const|static)\s+([A-Z][A-Z0-9_]*)\s*:", text))
+
+    # A helper reads the environment when it hands one of its parameters to `env::var` or to
+    # another such helper (`Env::file` calls `self.required(name)`): found to a fixed point.
+    functions = [f for text in files.values() for f in rust_functions(text)]
+    readers: set[str] = set()
+    while True:
+        callees = r"(?<![.\w])(?:std::)?(?:env::)?var(?:_os)?" + "".join(rf"|\b{r}" for r in sorted(readers))
+        call = re.compile(rf"(?:{callees})\s*\(\s*(\w+)\s*[,)]")
+        grown = {name for name, params, body in functions if any(a in params for a in call.findall(body))}
+        if grown <= readers:
+            break
+        readers |= grown
+
+    reads: dict[str, set[str]] = {}
+    unresolved: list[str] = []
+    helper_call = None
+    if readers:
+        helper_call = re.compile(r"\.\s*(" + "|".join(sorted(readers)) + r")\s*(?:::<[^>]*>)?\s*\(\s*([^,)]*?)\s*[,)]")
+    for path, text in files.items():
+        where = str(path.relative_to(root))
+        params_at = [(m.start(), [p.split(":")[0].strip() for p in m.group(2).split(",")]) for m in RUST_FN.finditer(text)]
+
+        def params_before(offset: int) -> list[str]:
+            earlier = [params for start, params in params_at if start < offset]
+            return earlier[-1] if earlier else []
+
+        calls = [(m.start(), m.group(1), True) for m in RUST_DIRECT.finditer(text)]
+        if helper_call:
+            calls += [(m.start(), m.group(2), False) for m in helper_call.finditer(text)]
+        for offset, arg, direct in calls:
+            line = text.count("\n", 0, offset) + 1
+            if m := re.fullmatch(r'"([^"]*)"', arg):
+                names = {m.group(1)}
+            elif (ident := arg.rsplit("::", 1)[-1]) in consts:
+                names = consts[ident]
+            elif arg in params_before(offset):
+                continue  # a helper handing its parameter on: its callers are read instead
+            elif direct or (ENV_NAME.fullmatch(ident) and ident not in other_consts):
+                unresolved.append(f"{where}:{line}: cannot tell which variable `{arg}` names")
+                continue
+            else:
+                continue  # `.or(x)` of an Option or a Result, not the config helper
+            for name in names:
+                if not direct and not ENV_NAME.fullmatch(name):
+                    continue  # a helper's name shared with another method, given a literal
+                reads.setdefault(name, set()).add(where)
+    return reads, unresolved
+
+
+def script_env_reads(root: Path) -> dict[str, set[str]]:
+    """The variables the scripts read from their environment, each with the files that read it."""
+    kinds = [
+        (["deploy/**/*.sh", ".ci/run"], ("#",), r"\$\{([A-Z_][A-Z0-9_]*):?[-=+?]"),
+        (["deploy/**/*.py"], ("#",), r"\b(?:os\.)?(?:environ\.get\(|environ\[|getenv\()\s*[\"']([A-Z_][A-Z0-9_]*)[\"']"),
+        (["docker-compose*.yml", "deploy/compose*.yml"], ("#",), r"\$\{([A-Z_][A-Z0-9_]*)"),
+        (
+            ["web/*.config.ts", "web/e2e/**/*.ts", "web/scripts/**/*.*js"],
+            ("//", "/*", "*"),
+            r"\b(?:process\.)?env(?:\.([A-Z_][A-Z0-9_]*)\b|\[[\"']([A-Z_][A-Z0-9_]*)[\"']\])(?!\s*=[^=])",
+        ),
+    ]
+    this = {Path(__file__).resolve(), Path(__file__).resolve().with_name("test_check_consistency.py")}
+    reads: dict[str, set[str]] = {}
+    for patterns, comments, regex in kinds:
+        for path in source_files(root, patterns):
+            if path.resolve() in this:
+                continue
+            for m in re.finditer(regex, without_comments(path.read_text(), comments)):
+                name = next(g for g in m.groups() if g)
+                if name not in NOT_SETTINGS:
+                    reads.setdefault(name, set()).add(str(path.relative_to(root)))
+    return reads
+
+
+def documented_in(readme: str) -> set[str]:
+    """Every name in backticks in a table row of the README."""
+    rows = [line for line in readme.splitlines() if line.lstrip().startswith("|")]
+    return {name for row in rows for name in re.findall(r"`([A-Z_][A-Z0-9_]*)(?:=[^`]*)?`", row)}
+
+
+def undocumented(readme: str, reads: dict[str, set[str]]) -> list[str]:
+    """One line per variable that is read somewhere but in no table row of the README."""
+    known = documented_in(readme)
+    return [
+        f"README.md does not document `{name}` in a table (read by {', '.join(sorted(reads[name]))})"
+        for name in sorted(set(reads) - known)
+    ]
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--readme", type=Path, default=ROOT / "README.md", help="the README to check (README.md)")
+    args = parser.parse_args()
     version = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["package"]["version"]
     up = upsh_env()
     if sorted(up) != sorted(PROCESSES):
@@ -273,11 +434,14 @@ def main() -> int:
     check_k8s_headless(by_kind, configmap)
 
     # --- README documents every variable ------------------------------------------------------
-    readme = (ROOT / "README.md").read_text() if (ROOT / "README.md").exists() else ""
-    every_var = set().union(*up_names.values()) | OPTIONAL_VARS
-    for var in sorted(every_var):
-        if f"`{var}`" not in readme:
-            problem(f"README.md does not document `{var}`")
+    readme = args.readme.read_text() if args.readme.exists() else ""
+    reads, unresolved = rust_env_reads(ROOT)
+    for name, files in script_env_reads(ROOT).items():
+        reads.setdefault(name, set()).update(files)
+    for name in set().union(*up_names.values()) | OPTIONAL_VARS:
+        reads.setdefault(name, set()).add("deploy/up.sh --print-env")
+    for p in unresolved + undocumented(readme, reads):
+        problem(p)
 
     if problems:
         print(f"check_consistency: {len(problems)} problem(s):", file=sys.stderr)
@@ -286,7 +450,8 @@ def main() -> int:
         return 1
     print(
         f"check_consistency: up.sh, docker-compose.yml and deploy/k8s agree on {len(PROCESSES)} processes "
-        f"and the web image (images, {len(every_var)} variables, ports, probes)"
+        f"and the web image (images, variables, ports, probes); {args.readme.name} documents the "
+        f"{len(reads)} variables the code and the scripts read"
     )
     return 0
 

@@ -4,7 +4,8 @@
 #   ./deploy/test.sh                     every stage, in this order:
 #     lint          cargo fmt --check, cargo clippy -D warnings
 #     static        shellcheck, nginx -t on the template, hadolint, docker-compose.yml and deploy/k8s/ against
-#                   their schemas (offline), and check_consistency.py (same images, ports, variables)
+#                   their schemas (offline), and check_consistency.py (same images, ports, variables;
+#                   README.md documents every variable read) with its own test
 #     rust          cargo nextest run --workspace (or cargo test), against local PostgreSQL and Redis
 #     web           npm ci, npm run lint, npm test, npm run build
 #     e2e           a second mesh (debug build, its own ports, database and state) driven by
@@ -152,6 +153,7 @@ stage_static() {
   mapfile -t manifests < <(cd "$COURTSIDE_ROOT" && find deploy/k8s -name '*.yaml' ! -name kustomization.yaml | sort)
   run "$TOOLS_VENV/bin/kubernetes-validate" --strict --quiet -k "${K8S_VERSION:-1.33.0}" "${manifests[@]}"
   run "$TOOLS_VENV/bin/python" deploy/check_consistency.py
+  run "$TOOLS_VENV/bin/python" deploy/test_check_consistency.py
 }
 
 # drop_test_databases: each Rust test makes a database of its own (t_<crate>_<uuid>) and leaves it;
@@ -217,7 +219,9 @@ stage_e2e() {
   source "$mesh_env"
   if ((RUN_PLAYWRIGHT)); then
     [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed
-    run env BASE_URL="$BASE_URL" CHROMIUM_PATH="$CHROMIUM_PATH" bash -c 'cd web && npx playwright test'
+    # The admin of this mesh, not of whatever mesh.env another up.sh left at the same URL.
+    run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" CHROMIUM_PATH="$CHROMIUM_PATH" \
+      bash -c 'cd web && npx playwright test'
   fi
   if ((RUN_SCHEMATHESIS)); then
     tools_venv

@@ -7,6 +7,22 @@ import { defineConfig, devices } from '@playwright/test';
 const baseURL = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** A touch phone in Chromium's mobile emulation, `width`×`height` CSS px. */
+function phone(width: number, height: number, deviceScaleFactor: number) {
+  return {
+    ...devices['Pixel 7'],
+    viewport: { width, height },
+    screen: { width, height },
+    deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+    channel: undefined,
+  };
+}
+
+// The phone projects run the journeys of phone.spec.ts by touch; the desktop project the rest.
+const PHONE_SPECS = /phone\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
@@ -35,5 +51,9 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined }, testIgnore: PHONE_SPECS },
+    { name: 'phone-360', use: phone(360, 740, 2), testMatch: PHONE_SPECS },
+    { name: 'phone-390', use: phone(390, 844, 3), testMatch: PHONE_SPECS },
+  ],
 });

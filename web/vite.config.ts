@@ -26,7 +26,8 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/testing/setup-tests.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    // e2e/support holds helpers of the Playwright suite whose pure parts have unit tests.
+    include: ['src/**/*.test.{ts,tsx}', 'e2e/support/**/*.test.ts'],
     css: false,
     // Forks, not threads: a test may set process.env.TZ, which only a process honours.
     pool: 'forks',

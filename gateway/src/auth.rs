@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use proto::{auth::Claims, identity::v1::CheckTokenRequest};
 
-use crate::{error::ApiError, extract::Session, memo::Stamps, redis_store::TokenState, state::AppState};
+use crate::{
+    call, error::ApiError, extract::Session, memo::Stamps, redis_store::TokenState, state::AppState,
+};
 
 const ENDED: &str = "Your session has ended. Please sign in again.";
 
@@ -69,7 +71,7 @@ async fn ask_identity(state: &AppState, user_id: &str, jti: &str) -> Result<(Opt
         user_id: user_id.to_owned(),
         jti: jti.to_owned(),
     };
-    let reply = crate::read!(state, identity.check_token, None, message).await?;
+    let reply = call::read!(state, identity.check_token, None, message).await?;
     Ok((reply.token_version, reply.jti_revoked))
 }
 

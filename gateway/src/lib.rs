@@ -3,10 +3,13 @@
 //! rate limits and the OpenAPI document. It holds nothing durable.
 
 mod auth;
+mod call;
 mod config;
 mod error;
 mod extract;
+mod http_cache;
 mod memo;
+mod names;
 mod observe;
 mod openapi;
 mod redis_store;

@@ -1,16 +1,20 @@
-//! The base of the OpenAPI document; every route adds its own operation (see `routes`).
+//! The OpenAPI document: its base, what the route table adds to each operation (security and
+//! the error responses its access allows) and the last touches once every route is in.
 
 use std::collections::HashMap;
 
 use utoipa::{
     Modify, OpenApi,
     openapi::{
-        path::Operation,
-        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+        RefOr,
+        path::{HttpMethod, Operation, Paths},
+        response::Response as OpenApiResponse,
+        schema::Schema,
+        security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme},
     },
 };
 
-use crate::error::ErrorBody;
+use crate::{error::ErrorBody, routes::Access};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,6 +45,83 @@ impl Modify for Bearer {
 
 pub fn base() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
+}
+
+/// Adds the security requirement and the error responses every operation can give.
+pub fn document_access(paths: &mut Paths, access: Access) {
+    for item in paths.paths.values_mut() {
+        for method in [
+            HttpMethod::Get,
+            HttpMethod::Post,
+            HttpMethod::Put,
+            HttpMethod::Patch,
+            HttpMethod::Delete,
+        ] {
+            let operation = match method {
+                HttpMethod::Get => item.get.as_mut(),
+                HttpMethod::Post => item.post.as_mut(),
+                HttpMethod::Put => item.put.as_mut(),
+                HttpMethod::Patch => item.patch.as_mut(),
+                HttpMethod::Delete => item.delete.as_mut(),
+                _ => None,
+            };
+            if let Some(operation) = operation {
+                document_operation(operation, access, method);
+            }
+        }
+    }
+}
+
+fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
+    let mut errors: Vec<(&str, &str)> = vec![
+        ("400", "Invalid input"),
+        ("404", "Not found"),
+        ("409", "Conflict with the current state"),
+        ("413", "Body too large"),
+        ("429", "Too many attempts"),
+        ("503", "A service behind the gateway is unavailable"),
+    ];
+    if matches!(method, HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch) {
+        errors.push(("415", "Wrong media type"));
+    }
+    match access {
+        Access::Public => {}
+        Access::SignedIn => errors.push(("401", "Not signed in, or the session ended")),
+        Access::Roles(roles) => {
+            errors.push(("401", "Not signed in, or the session ended"));
+            errors.push((
+                "403",
+                "Signed in with a role that cannot do this, or not the owner",
+            ));
+            let names = roles.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", ");
+            let description = operation.description.take().unwrap_or_default();
+            operation.description = Some(format!("{description}\n\nRoles: {names}.").trim().to_owned());
+        }
+    }
+    if access != Access::Public {
+        operation.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
+    }
+    for (code, description) in errors {
+        operation
+            .responses
+            .responses
+            .entry(code.to_owned())
+            .or_insert_with(|| RefOr::T(error_response(description)));
+    }
+}
+
+fn error_response(description: &str) -> OpenApiResponse {
+    utoipa::openapi::ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            utoipa::openapi::ContentBuilder::new()
+                .schema(Some(RefOr::<Schema>::Ref(
+                    utoipa::openapi::Ref::from_schema_name("ErrorBody"),
+                )))
+                .build(),
+        )
+        .build()
 }
 
 /// The last touches once every route has added its operation: operation ids are handler names,

@@ -1,37 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { uniqueEmail, uniqueTag, type Session, type User } from './support/api';
+import { adminCredentialsFor } from './support/credentials';
 import { signIn } from './support/session';
 
 /**
  * The admin's journey through the browser: create a user, find them by search and role filter,
  * edit them (and be told when nothing changed), delete them; the counts follow.
  *
- * The admin's credentials: ADMIN_EMAIL and ADMIN_PASSWORD, else the mesh.env that deploy/up.sh
- * wrote for the mesh at BASE_URL (deploy/.state or deploy/.state/e2e).
+ * The admin's credentials: ADMIN_EMAIL and ADMIN_PASSWORD, else those of the mesh at BASE_URL
+ * (support/credentials.ts).
  */
-function adminCredentials(baseURL: string): { email: string; password: string } | null {
-  if (process.env.ADMIN_EMAIL && process.env.ADMIN_PASSWORD) {
-    return { email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD };
-  }
-  const deploy = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'deploy');
-  for (const file of [join(deploy, '.state', 'mesh.env'), join(deploy, '.state', 'e2e', 'mesh.env')]) {
-    if (!existsSync(file)) continue;
-    const env = Object.fromEntries(
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line.includes('='))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
-    if (env.BASE_URL?.replace(/\/$/, '') === baseURL.replace(/\/$/, '') && env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-      return { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD };
-    }
-  }
-  return null;
-}
-
 async function statValue(page: Page, label: string) {
   const value = page.getByRole('group', { name: label }).getByTestId(/^stat-/);
   await expect(value).toHaveText(/^\d[\d,]*$/);
@@ -40,7 +18,7 @@ async function statValue(page: Page, label: string) {
 
 test.describe('an admin manages a user from creation to deletion', () => {
   test('create, find, edit, no changes, delete; the counts follow', async ({ page, request, baseURL }) => {
-    const credentials = adminCredentials(baseURL ?? '');
+    const credentials = adminCredentialsFor(baseURL ?? '');
     if (!credentials) throw new Error('no admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD, or run through deploy/test.sh');
     const login = await request.post('/api/auth/login', { data: credentials });
     expect(login.status(), await login.text()).toBe(200);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, uniqueTag, type Session } from './support/api';
+import { coachWithWeeklySlot, registerViaApi, weekdayOf, type Session } from './support/api';
 import { localDateFromToday } from './support/coach';
 import { signIn } from './support/session';
 
@@ -9,42 +9,6 @@ import { signIn } from './support/session';
  * Angeles and in Auckland, where the booked date must be the picked date (no shift through UTC),
  * and a client's profile with a picture.
  */
-
-/** A coach with a profile, a location and a weekly slot on `weekday`, arranged over the API. */
-async function coachWithWeeklySlot(request: APIRequestContext, weekday: string) {
-  const tag = uniqueTag();
-  const coach = await registerViaApi(request, 'coach', `Coach ${tag}`);
-  await apiPost(request, coach.token, '/coach/profile', {
-    bio: 'Guards and wings: footwork, finishing and reading the defence.',
-    specialties: ['Finishing', `Tag${tag}`],
-    hourly_rate: 60,
-    years_experience: 7,
-  });
-  const location = await apiPost<{ location_id: string }>(request, coach.token, '/locations', {
-    name: `Westside ${tag}`,
-    address: '200 W 2nd St',
-    court_number: '4',
-    city: 'Austin',
-    state: 'TX',
-    latitude: 30.2655,
-    longitude: -97.7467,
-  });
-  await apiPost(request, coach.token, '/availability', {
-    slot_type: 'recurring',
-    day_of_week: weekday,
-    specific_date: null,
-    start_time: '18:00',
-    end_time: '19:00',
-    location_id: location.location_id,
-  });
-  return { coach, locationName: `Westside ${tag}` };
-}
-
-/** The weekday name (Monday..Sunday) of a YYYY-MM-DD date. */
-function weekdayOf(date: string) {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
-}
 
 /**
  * As the client: find the coach on /coaches, open their page, pick `date` in the booking

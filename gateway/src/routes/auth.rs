@@ -4,23 +4,13 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use proto::identity::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::routes;
 
-use super::{Access, Route, route};
 use crate::{
+    call,
     error::ApiError,
     extract::{ClientIp, Json, Session},
-    state::{AppState, write},
+    state::AppState,
 };
-
-pub fn routes() -> Vec<Route> {
-    vec![
-        route(Access::Public, routes!(register)),
-        route(Access::Public, routes!(login)),
-        route(Access::SignedIn, routes!(me)),
-        route(Access::SignedIn, routes!(logout)),
-    ]
-}
 
 /// A user as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -102,7 +92,7 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
 /// Create a client, coach or gym account and sign in.
 #[utoipa::path(post, path = "/auth/register", tag = "auth", request_body = RegisterBody,
     responses((status = 201, description = "Account created", body = AuthResponse)))]
-async fn register(
+pub(crate) async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Json(body): Json<RegisterBody>,
@@ -115,11 +105,7 @@ async fn register(
         phone: body.phone,
         role: body.role.unwrap_or_default(),
     };
-    let reply = write(
-        "identity",
-        state.identity.clone().register(state.request(None, message)),
-    )
-    .await?;
+    let reply = call::write!(state, identity.register, None, message).await?;
     Ok((
         StatusCode::CREATED,
         axum::Json(AuthResponse {
@@ -133,7 +119,7 @@ async fn register(
 #[utoipa::path(post, path = "/auth/login", tag = "auth", request_body = LoginBody,
     responses((status = 200, description = "Signed in", body = AuthResponse),
               (status = 401, description = "Incorrect email or password", body = crate::error::ErrorBody)))]
-async fn login(
+pub(crate) async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Json(body): Json<LoginBody>,
@@ -143,11 +129,7 @@ async fn login(
         email: body.email,
         password: body.password,
     };
-    let reply = write(
-        "identity",
-        state.identity.clone().login(state.request(None, message)),
-    )
-    .await?;
+    let reply = call::write!(state, identity.login, None, message).await?;
     Ok(axum::Json(AuthResponse {
         token: reply.token,
         user: user(reply.user)?,
@@ -156,22 +138,18 @@ async fn login(
 
 /// The signed-in user.
 #[utoipa::path(get, path = "/auth/me", tag = "auth", responses((status = 200, description = "The current user", body = User)))]
-async fn me(State(state): State<AppState>, session: Session) -> Result<axum::Json<User>, ApiError> {
-    let reply = crate::read!(state, identity.get_me, Some(&session), pb::GetMeRequest {}).await?;
+pub(crate) async fn me(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<User>, ApiError> {
+    let reply = call::read!(state, identity.get_me, Some(&session), pb::GetMeRequest {}).await?;
     Ok(axum::Json(user(reply.user)?))
 }
 
 /// End this session: the token stops working everywhere at once.
 #[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
-async fn logout(State(state): State<AppState>, session: Session) -> Result<StatusCode, ApiError> {
-    write(
-        "identity",
-        state
-            .identity
-            .clone()
-            .logout(state.request(Some(&session), pb::LogoutRequest {})),
-    )
-    .await?;
+pub(crate) async fn logout(State(state): State<AppState>, session: Session) -> Result<StatusCode, ApiError> {
+    call::write!(state, identity.logout, Some(&session), pb::LogoutRequest {}).await?;
     let ttl = (session.caller.exp - proto::auth::now_secs()).max(1) as u64;
     if let Err(down) = state.redis.revoke(&session.caller.jti.to_string(), ttl).await {
         tracing::warn!(error = %down, "logout recorded by identity-svc only; Redis unavailable");

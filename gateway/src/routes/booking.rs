@@ -6,24 +6,14 @@ use axum::{extract::State, http::StatusCode};
 use proto::booking::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::routes;
 
-use super::{CLIENT, CLIENT_OR_COACH, COACH, Route, route};
 use crate::{
+    call,
     error::ApiError,
     extract::{Json, PathId, Session},
-    state::{AppState, DELETED_USER, names, present, write},
+    names::{Names, named, named_one},
+    state::AppState,
 };
-
-pub fn routes() -> Vec<Route> {
-    vec![
-        route(CLIENT, routes!(create_booking)),
-        route(CLIENT_OR_COACH, routes!(list_bookings)),
-        route(CLIENT, routes!(cancel_booking)),
-        route(COACH, routes!(approve_booking)),
-        route(COACH, routes!(deny_booking)),
-    ]
-}
 
 /// A client's booking of a coach's slot on one date, with the slot's times and place as they were
 /// when it was booked.
@@ -66,34 +56,27 @@ pub struct BookingBody {
     pub booking_date: String,
 }
 
-/// Bookings with the coach's and the client's names, from ONE identity call.
-async fn with_names(
-    state: &AppState,
-    session: &Session,
-    records: Vec<pb::BookingRecord>,
-) -> Result<Vec<Booking>, ApiError> {
-    let ids = records
-        .iter()
-        .flat_map(|b| [b.coach_id.clone(), b.client_id.clone()]);
-    let names = names(state, Some(session), ids).await?;
-    let name = |id: &str| names.get(id).cloned().unwrap_or_else(|| DELETED_USER.to_owned());
-    Ok(records
-        .into_iter()
-        .map(|b| Booking {
-            coach_name: name(&b.coach_id),
-            client_name: name(&b.client_id),
-            booking_id: b.booking_id,
-            coach_id: b.coach_id,
-            client_id: b.client_id,
-            booking_date: b.booking_date,
-            start_time: b.start_time,
-            end_time: b.end_time,
-            location_name: b.location_name,
-            status: b.status,
-            payment_status: b.payment_status,
-            created_at: b.created_at,
-        })
-        .collect())
+/// The users a booking names: its coach and its client.
+fn parties(b: &pb::BookingRecord) -> [String; 2] {
+    [b.coach_id.clone(), b.client_id.clone()]
+}
+
+/// A booking with both names.
+fn booking(b: pb::BookingRecord, names: &Names) -> Booking {
+    Booking {
+        coach_name: names.or_deleted(&b.coach_id),
+        client_name: names.or_deleted(&b.client_id),
+        booking_id: b.booking_id,
+        coach_id: b.coach_id,
+        client_id: b.client_id,
+        booking_date: b.booking_date,
+        start_time: b.start_time,
+        end_time: b.end_time,
+        location_name: b.location_name,
+        status: b.status,
+        payment_status: b.payment_status,
+        created_at: b.created_at,
+    }
 }
 
 /// One booking from a write's reply, with names.
@@ -102,18 +85,14 @@ async fn one(
     session: &Session,
     record: Option<pb::BookingRecord>,
 ) -> Result<Booking, ApiError> {
-    let record = present("booking", record)?;
-    with_names(state, session, vec![record])
-        .await?
-        .pop()
-        .ok_or_else(|| ApiError::internal("a booking lost while naming it"))
+    named_one(state, session, "booking", record, parties, booking).await
 }
 
 /// Book a coach's slot on a date (client). The booking starts pending.
 #[utoipa::path(post, path = "/bookings", tag = "booking", request_body = BookingBody,
     responses((status = 201, description = "Booked, pending the coach's approval", body = Booking),
               (status = 409, description = "The slot is already taken on that date", body = crate::error::ErrorBody)))]
-async fn create_booking(
+pub(crate) async fn create_booking(
     State(state): State<AppState>,
     session: Session,
     Json(body): Json<BookingBody>,
@@ -123,14 +102,7 @@ async fn create_booking(
         slot_id: body.slot_id,
         booking_date: body.booking_date,
     };
-    let reply = write(
-        "booking",
-        state
-            .booking
-            .clone()
-            .create_booking(state.request(Some(&session), message)),
-    )
-    .await?;
+    let reply = call::write!(state, booking.create_booking, Some(&session), message).await?;
     let booking = one(&state, &session, reply.booking).await?;
     Ok((StatusCode::CREATED, axum::Json(booking)))
 }
@@ -138,35 +110,37 @@ async fn create_booking(
 /// A client's own bookings, or a coach's bookings with them; by date, then start time.
 #[utoipa::path(get, path = "/bookings", tag = "booking",
     responses((status = 200, description = "The caller's bookings", body = [Booking])))]
-async fn list_bookings(
+pub(crate) async fn list_bookings(
     State(state): State<AppState>,
     session: Session,
 ) -> Result<axum::Json<Vec<Booking>>, ApiError> {
-    let reply = crate::read!(
+    let reply = call::read!(
         state,
         booking.list_bookings,
         Some(&session),
         pb::ListBookingsRequest {}
     )
     .await?;
-    Ok(axum::Json(with_names(&state, &session, reply.bookings).await?))
+    let bookings = named(&state, Some(&session), reply.bookings, parties, |b, names| {
+        Some(booking(b, names))
+    });
+    Ok(axum::Json(bookings.await?))
 }
 
 /// Cancel one of the client's own pending or confirmed bookings.
 #[utoipa::path(patch, path = "/bookings/{booking_id}/cancel", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
     responses((status = 200, description = "Cancelled", body = Booking)))]
-async fn cancel_booking(
+pub(crate) async fn cancel_booking(
     State(state): State<AppState>,
     session: Session,
     PathId(booking_id): PathId,
 ) -> Result<axum::Json<Booking>, ApiError> {
-    let reply = write(
-        "booking",
-        state
-            .booking
-            .clone()
-            .cancel_booking(state.request(Some(&session), pb::CancelBookingRequest { booking_id })),
+    let reply = call::write!(
+        state,
+        booking.cancel_booking,
+        Some(&session),
+        pb::CancelBookingRequest { booking_id }
     )
     .await?;
     Ok(axum::Json(one(&state, &session, reply.booking).await?))
@@ -176,17 +150,16 @@ async fn cancel_booking(
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/approve", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
     responses((status = 200, description = "Confirmed", body = Booking)))]
-async fn approve_booking(
+pub(crate) async fn approve_booking(
     State(state): State<AppState>,
     session: Session,
     PathId(booking_id): PathId,
 ) -> Result<axum::Json<Booking>, ApiError> {
-    let reply = write(
-        "booking",
-        state
-            .booking
-            .clone()
-            .approve_booking(state.request(Some(&session), pb::ApproveBookingRequest { booking_id })),
+    let reply = call::write!(
+        state,
+        booking.approve_booking,
+        Some(&session),
+        pb::ApproveBookingRequest { booking_id }
     )
     .await?;
     Ok(axum::Json(one(&state, &session, reply.booking).await?))
@@ -196,17 +169,16 @@ async fn approve_booking(
 #[utoipa::path(patch, path = "/coach/bookings/{booking_id}/deny", tag = "booking",
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
     responses((status = 200, description = "Denied", body = Booking)))]
-async fn deny_booking(
+pub(crate) async fn deny_booking(
     State(state): State<AppState>,
     session: Session,
     PathId(booking_id): PathId,
 ) -> Result<axum::Json<Booking>, ApiError> {
-    let reply = write(
-        "booking",
-        state
-            .booking
-            .clone()
-            .deny_booking(state.request(Some(&session), pb::DenyBookingRequest { booking_id })),
+    let reply = call::write!(
+        state,
+        booking.deny_booking,
+        Some(&session),
+        pb::DenyBookingRequest { booking_id }
     )
     .await?;
     Ok(axum::Json(one(&state, &session, reply.booking).await?))

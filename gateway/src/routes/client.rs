@@ -8,32 +8,24 @@ use axum::{
 use proto::identity::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::routes;
+use utoipa_axum::{router::UtoipaMethodRouter, routes};
 
-use super::{Access, CLIENT, Route, route};
 use crate::{
+    call,
     error::{ApiError, ErrorBody},
     extract::{Json, PathId, Session},
-    state::{AppState, write},
+    state::AppState,
     uploads,
 };
 
-pub fn routes() -> Vec<Route> {
+/// The picture upload with its own body limit: pictures may be larger than the JSON limit.
+pub fn upload_route() -> UtoipaMethodRouter<AppState> {
     let (schemas, paths, upload) = routes!(upload_profile_picture);
-    vec![
-        route(Access::SignedIn, routes!(get_client_profile)),
-        route(CLIENT, routes!(create_client_profile)),
-        route(CLIENT, routes!(update_client_profile)),
-        // Pictures may be larger than the JSON body limit: this route has its own.
-        route(
-            CLIENT,
-            (
-                schemas,
-                paths,
-                upload.layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
-            ),
-        ),
-    ]
+    (
+        schemas,
+        paths,
+        upload.layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
+    )
 }
 
 /// A client's profile. Every field but `user_id` may be null.
@@ -111,13 +103,13 @@ impl From<ClientProfileBody> for pb::ClientProfileFields {
     params(("user_id" = String, Path, format = Uuid, description = "The client's user id")),
     responses((status = 200, description = "The profile", body = ClientProfile),
               (status = 404, description = "No profile yet", body = ErrorBody)))]
-async fn get_client_profile(
+pub(crate) async fn get_client_profile(
     State(state): State<AppState>,
     session: Session,
     PathId(user_id): PathId,
 ) -> Result<axum::Json<ClientProfile>, ApiError> {
     let message = pb::GetClientProfileRequest { user_id };
-    let reply = crate::read!(state, identity.get_client_profile, Some(&session), message).await?;
+    let reply = call::read!(state, identity.get_client_profile, Some(&session), message).await?;
     Ok(axum::Json(profile(reply.profile)?))
 }
 
@@ -125,7 +117,7 @@ async fn get_client_profile(
 #[utoipa::path(post, path = "/client/profile", tag = "client", request_body = ClientProfileBody,
     responses((status = 201, description = "Profile created", body = ClientProfile),
               (status = 409, description = "The caller already has a profile", body = ErrorBody)))]
-async fn create_client_profile(
+pub(crate) async fn create_client_profile(
     State(state): State<AppState>,
     session: Session,
     Json(body): Json<ClientProfileBody>,
@@ -133,14 +125,7 @@ async fn create_client_profile(
     let message = pb::CreateClientProfileRequest {
         fields: Some(body.into()),
     };
-    let reply = write(
-        "identity",
-        state
-            .identity
-            .clone()
-            .create_client_profile(state.request(Some(&session), message)),
-    )
-    .await?;
+    let reply = call::write!(state, identity.create_client_profile, Some(&session), message).await?;
     Ok((StatusCode::CREATED, axum::Json(profile(reply.profile)?)))
 }
 
@@ -148,7 +133,7 @@ async fn create_client_profile(
 #[utoipa::path(put, path = "/client/profile", tag = "client", request_body = ClientProfileBody,
     responses((status = 200, description = "Profile updated", body = ClientProfile),
               (status = 404, description = "The caller has no profile yet", body = ErrorBody)))]
-async fn update_client_profile(
+pub(crate) async fn update_client_profile(
     State(state): State<AppState>,
     session: Session,
     Json(body): Json<ClientProfileBody>,
@@ -156,14 +141,7 @@ async fn update_client_profile(
     let message = pb::UpdateClientProfileRequest {
         fields: Some(body.into()),
     };
-    let reply = write(
-        "identity",
-        state
-            .identity
-            .clone()
-            .update_client_profile(state.request(Some(&session), message)),
-    )
-    .await?;
+    let reply = call::write!(state, identity.update_client_profile, Some(&session), message).await?;
     Ok(axum::Json(profile(reply.profile)?))
 }
 
@@ -193,7 +171,7 @@ pub struct ProfilePictureUrl {
               (status = 400, description = "No field named file, or a malformed form", body = ErrorBody),
               (status = 413, description = "Image size must be less than 5MB", body = ErrorBody),
               (status = 415, description = "Please select an image file", body = ErrorBody)))]
-async fn upload_profile_picture(
+pub(crate) async fn upload_profile_picture(
     State(state): State<AppState>,
     _session: Session,
     multipart: Result<Multipart, MultipartRejection>,

@@ -1,37 +1,26 @@
-//! The route table: every `/api` route with the roles allowed to call it.
+//! The route table: every `/api` route with the roles allowed to call it, declared in [`table`]
+//! and nowhere else.
 //!
 //! The table is the router: a handler can only be mounted through [`route`], which pairs it
-//! with its [`Access`]. The same table drives the authorization middleware, the OpenAPI document
-//! (security and error responses) and the authorization-matrix test, so a route cannot exist
-//! without its row.
+//! with its [`Access`]. The same table drives the authorization middleware ([`authorize`]), the
+//! load shedding ([`shed`]), the OpenAPI document (security and error responses) and the
+//! authorization-matrix test, so a route cannot exist without its row.
 
 pub mod admin;
 pub mod auth;
+mod authorize;
 pub mod booking;
 pub mod client;
 pub mod coaching;
 pub mod gym;
+mod shed;
 
-use std::{collections::HashMap, sync::Arc};
-
-use axum::{
-    extract::{Request, State},
-    http::{HeaderValue, Method, StatusCode, header},
-    middleware::{self, Next},
-    response::{IntoResponse, Response},
-};
+use axum::{http::Method, middleware};
 use proto::auth::Role;
-use tokio::sync::Semaphore;
-use utoipa::openapi::{
-    RefOr,
-    path::{HttpMethod, Operation, Paths},
-    response::Response as OpenApiResponse,
-    schema::Schema,
-    security::SecurityRequirement,
-};
-use utoipa_axum::router::UtoipaMethodRouter;
+use utoipa::openapi::path::Paths;
+use utoipa_axum::{router::UtoipaMethodRouter, routes};
 
-use crate::{error::ApiError, state::AppState};
+use crate::state::AppState;
 
 /// Who may call a route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +51,8 @@ pub const CLIENT: Access = Access::Roles(&[Role::Client]);
 pub const GYM: Access = Access::Roles(&[Role::Gym]);
 /// Coaches and clients: the two sides of a booking.
 pub const CLIENT_OR_COACH: Access = Access::Roles(&[Role::Client, Role::Coach]);
+const PUBLIC: Access = Access::Public;
+const SIGNED_IN: Access = Access::SignedIn;
 
 /// One row of the table: a handler (from `utoipa_axum::routes!`) and who may call it.
 pub struct Route {
@@ -82,19 +73,59 @@ pub struct Row {
     pub access: Access,
 }
 
-/// Every route of the API.
+/// Every route of the API, with who may call it.
 pub fn table() -> Vec<Route> {
-    [
-        auth::routes(),
-        coaching::routes(),
-        booking::routes(),
-        gym::routes(),
-        admin::routes(),
-        client::routes(),
+    vec![
+        route(PUBLIC, routes!(auth::register)),
+        route(PUBLIC, routes!(auth::login)),
+        route(SIGNED_IN, routes!(auth::me)),
+        route(SIGNED_IN, routes!(auth::logout)),
+        route(PUBLIC, routes!(coaching::directory::list_coaches)),
+        route(PUBLIC, routes!(coaching::directory::search_nearby)),
+        route(PUBLIC, routes!(coaching::directory::search_city)),
+        route(PUBLIC, routes!(coaching::directory::geocode)),
+        route(SIGNED_IN, routes!(coaching::profile::get_profile)),
+        route(COACH, routes!(coaching::profile::create_profile)),
+        route(COACH, routes!(coaching::profile::update_profile)),
+        route(COACH, routes!(coaching::locations::my_locations)),
+        route(COACH, routes!(coaching::locations::create_location)),
+        route(SIGNED_IN, routes!(coaching::locations::coach_locations)),
+        route(SIGNED_IN, routes!(coaching::slots::coach_slots)),
+        route(COACH, routes!(coaching::slots::create_slot)),
+        route(COACH, routes!(coaching::slots::delete_slot)),
+        route(CLIENT, routes!(booking::create_booking)),
+        route(CLIENT_OR_COACH, routes!(booking::list_bookings)),
+        route(CLIENT, routes!(booking::cancel_booking)),
+        route(COACH, routes!(booking::approve_booking)),
+        route(COACH, routes!(booking::deny_booking)),
+        route(SIGNED_IN, routes!(gym::profile::get_profile)),
+        route(GYM, routes!(gym::profile::create_profile)),
+        route(GYM, routes!(gym::profile::update_profile)),
+        route(SIGNED_IN, routes!(gym::locations::list_locations)),
+        route(GYM, routes!(gym::locations::create_location)),
+        route(SIGNED_IN, routes!(gym::courts::list_courts)),
+        route(GYM, routes!(gym::courts::create_court)),
+        route(SIGNED_IN, routes!(gym::availability::open_availability)),
+        route(GYM, routes!(gym::availability::list_availability)),
+        route(GYM, routes!(gym::availability::create_availability)),
+        route(GYM, routes!(gym::reservations::pending_reservations)),
+        route(GYM, routes!(gym::reservations::approve_reservation)),
+        route(GYM, routes!(gym::reservations::deny_reservation)),
+        route(COACH, routes!(gym::reservations::coach_reservations)),
+        route(COACH, routes!(gym::reservations::request_reservation)),
+        route(COACH, routes!(gym::reservations::cancel_reservation)),
+        route(ADMIN, routes!(admin::stats::admin_stats)),
+        route(ADMIN, routes!(admin::users::list_users)),
+        route(ADMIN, routes!(admin::users::get_user)),
+        route(ADMIN, routes!(admin::accounts::create_user)),
+        route(ADMIN, routes!(admin::accounts::update_user)),
+        route(ADMIN, routes!(admin::accounts::delete_user)),
+        route(SIGNED_IN, routes!(client::get_client_profile)),
+        route(CLIENT, routes!(client::create_client_profile)),
+        route(CLIENT, routes!(client::update_client_profile)),
+        // Pictures may be larger than the JSON body limit: this route has its own.
+        route(CLIENT, client::upload_route()),
     ]
-    .into_iter()
-    .flatten()
-    .collect()
 }
 
 /// The table as rows (method, path, access), for the authorization-matrix test.
@@ -130,184 +161,28 @@ fn operations(paths: &Paths) -> Vec<(Method, String)> {
         .collect()
 }
 
-/// How many requests of a class may be in flight in one gateway before more are shed with 503
-/// (rather than queued): password hashing is the scarce resource for sign-in, so it gets few.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Class {
-    SignIn,
-    Read,
-    Write,
-}
-
-impl Class {
-    fn of(method: &Method, path: &str) -> Class {
-        if path == "/auth/login" || path == "/auth/register" {
-            Class::SignIn
-        } else if method == Method::GET {
-            Class::Read
-        } else {
-            Class::Write
-        }
-    }
-
-    fn limit(self) -> usize {
-        match self {
-            Class::SignIn => 64,
-            Class::Read => 4096,
-            Class::Write => 1024,
-        }
-    }
-}
-
-/// Answers 503 at once when the route's class is at its limit.
-async fn shed(State(permits): State<Arc<Semaphore>>, request: Request, next: Next) -> Response {
-    match permits.try_acquire() {
-        Ok(_permit) => next.run(request).await,
-        Err(_) => {
-            metrics::counter!("http_shed_total").increment(1);
-            let mut response = ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Courtside is very busy right now. Please try again in a moment.",
-            )
-            .into_response();
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            response
-        }
-    }
-}
-
 /// The API router (mounted under `/api`) and its OpenAPI document.
 pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
     let mut router = utoipa_axum::router::OpenApiRouter::with_openapi(crate::openapi::base());
-    let mut classes: HashMap<Class, Arc<Semaphore>> = HashMap::new();
+    let mut limits = shed::Limits::default();
     for Route {
         access,
         handler: (schemas, mut paths, method_router),
     } in table()
     {
-        document_access(&mut paths, access);
-        let class = operations(&paths)
-            .first()
-            .map_or(Class::Write, |(method, path)| Class::of(method, path));
-        let permits = classes
-            .entry(class)
-            .or_insert_with(|| Arc::new(Semaphore::new(class.limit())))
-            .clone();
+        crate::openapi::document_access(&mut paths, access);
+        let permits = limits.permits(operations(&paths).first());
         let method_router = method_router
-            .route_layer(middleware::from_fn_with_state((state.clone(), access), authorize))
-            .route_layer(middleware::from_fn_with_state(permits, shed));
+            .route_layer(middleware::from_fn_with_state(
+                (state.clone(), access),
+                authorize::authorize,
+            ))
+            .route_layer(middleware::from_fn_with_state(permits, shed::shed));
         router = router.routes((schemas, paths, method_router));
     }
     let (router, mut openapi) = router.with_state(state).split_for_parts();
     crate::openapi::finish(&mut openapi);
     (router, openapi)
-}
-
-/// The authorization gate in front of every route: verifies the bearer token (signature, claims,
-/// revocation), checks the role against the route's [`Access`], and hands the handler a [`Session`].
-async fn authorize(
-    State((state, access)): State<(AppState, Access)>,
-    mut request: Request,
-    next: Next,
-) -> Result<Response, ApiError> {
-    let header = request
-        .headers()
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    let token = header.and_then(proto::auth::bearer);
-    if access == Access::Public {
-        // A public route ignores credentials, good or bad.
-        return Ok(next.run(request).await);
-    }
-    let token = token.ok_or_else(|| ApiError::unauthorized("Please sign in to do this."))?;
-    let session = crate::auth::session(&state, token).await?;
-    if !access.allows(Some(session.caller.role)) {
-        return Err(ApiError::forbidden(format!(
-            "A {} account cannot do this.",
-            session.caller.role
-        )));
-    }
-    request.extensions_mut().insert(session);
-    Ok(next.run(request).await)
-}
-
-/// Adds the security requirement and the error responses every operation can give.
-fn document_access(paths: &mut Paths, access: Access) {
-    for item in paths.paths.values_mut() {
-        for method in [
-            HttpMethod::Get,
-            HttpMethod::Post,
-            HttpMethod::Put,
-            HttpMethod::Patch,
-            HttpMethod::Delete,
-        ] {
-            let operation = match method {
-                HttpMethod::Get => item.get.as_mut(),
-                HttpMethod::Post => item.post.as_mut(),
-                HttpMethod::Put => item.put.as_mut(),
-                HttpMethod::Patch => item.patch.as_mut(),
-                HttpMethod::Delete => item.delete.as_mut(),
-                _ => None,
-            };
-            if let Some(operation) = operation {
-                document_operation(operation, access, method);
-            }
-        }
-    }
-}
-
-fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
-    let mut errors: Vec<(&str, &str)> = vec![
-        ("400", "Invalid input"),
-        ("404", "Not found"),
-        ("409", "Conflict with the current state"),
-        ("413", "Body too large"),
-        ("429", "Too many attempts"),
-        ("503", "A service behind the gateway is unavailable"),
-    ];
-    if matches!(method, HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch) {
-        errors.push(("415", "Wrong media type"));
-    }
-    match access {
-        Access::Public => {}
-        Access::SignedIn => errors.push(("401", "Not signed in, or the session ended")),
-        Access::Roles(roles) => {
-            errors.push(("401", "Not signed in, or the session ended"));
-            errors.push((
-                "403",
-                "Signed in with a role that cannot do this, or not the owner",
-            ));
-            let names = roles.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", ");
-            let description = operation.description.take().unwrap_or_default();
-            operation.description = Some(format!("{description}\n\nRoles: {names}.").trim().to_owned());
-        }
-    }
-    if access != Access::Public {
-        operation.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
-    }
-    for (code, description) in errors {
-        operation
-            .responses
-            .responses
-            .entry(code.to_owned())
-            .or_insert_with(|| RefOr::T(error_response(description)));
-    }
-}
-
-fn error_response(description: &str) -> OpenApiResponse {
-    utoipa::openapi::ResponseBuilder::new()
-        .description(description)
-        .content(
-            "application/json",
-            utoipa::openapi::ContentBuilder::new()
-                .schema(Some(RefOr::<Schema>::Ref(
-                    utoipa::openapi::Ref::from_schema_name("ErrorBody"),
-                )))
-                .build(),
-        )
-        .build()
 }
 
 #[cfg(test)]
@@ -321,13 +196,6 @@ mod tests {
         let rows = rows();
         let unique: HashSet<_> = rows.iter().map(|r| (r.method.clone(), r.path.clone())).collect();
         assert_eq!(unique.len(), rows.len());
-    }
-
-    #[test]
-    fn sign_in_reads_and_writes_are_separate_classes() {
-        assert_eq!(Class::of(&Method::POST, "/auth/login"), Class::SignIn);
-        assert_eq!(Class::of(&Method::GET, "/coaches"), Class::Read);
-        assert_eq!(Class::of(&Method::POST, "/bookings"), Class::Write);
     }
 
     #[test]

@@ -146,6 +146,12 @@ async fn scaled(
     }
 }
 
+/// `replicas` replicas named by one comma-separated `BOOKING_URL`.
+async fn listed(replicas: usize) -> Scaled {
+    let list = |r: &[Replica]| r.iter().map(|r| r.door.url()).collect::<Vec<_>>().join(",");
+    scaled(replicas, list, None).await
+}
+
 impl Scaled {
     /// Books `count` dates from `first` on as `client`, `concurrency` at a time; the replies in
     /// the order the dates were given, with when each request started.
@@ -207,12 +213,7 @@ impl Scaled {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn three_hundred_bookings_through_a_list_of_three_replicas_reach_every_replica() {
     // Arrange: three replicas on port 0 behind one comma-separated BOOKING_URL.
-    let mesh = scaled(
-        3,
-        |r| r.iter().map(|r| r.door.url()).collect::<Vec<_>>().join(","),
-        None,
-    )
-    .await;
+    let mesh = listed(3).await;
     let client = mesh.gateway.register("client").await;
 
     // Act
@@ -233,12 +234,7 @@ async fn three_hundred_bookings_through_a_list_of_three_replicas_reach_every_rep
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_replica_killed_mid_run_loses_no_booking_and_every_later_booking_succeeds() {
     // Arrange
-    let mesh = scaled(
-        3,
-        |r| r.iter().map(|r| r.door.url()).collect::<Vec<_>>().join(","),
-        None,
-    )
-    .await;
+    let mesh = listed(3).await;
     let client = mesh.gateway.register("client").await;
     const IN_FLIGHT: usize = 6;
 
@@ -360,12 +356,7 @@ async fn a_name_resolving_to_replicas_is_followed_as_replicas_join_and_leave() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_event_read_by_three_booking_replicas_is_applied_once() {
     // Arrange: three replicas sharing the event stream's consumer group; a client with bookings.
-    let mesh = scaled(
-        3,
-        |r| r.iter().map(|r| r.door.url()).collect::<Vec<_>>().join(","),
-        None,
-    )
-    .await;
+    let mesh = listed(3).await;
     let client = mesh.gateway.register("client").await;
     let made = mesh.book(&client, 0, 6, 3).await;
     assert!(made.iter().all(|(_, _, r)| r.status == StatusCode::CREATED));

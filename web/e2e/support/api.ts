@@ -54,3 +54,70 @@ export async function apiPost<T>(request: APIRequestContext, token: string, path
   expect(response.ok(), `${path}: ${response.status()} ${await response.text()}`).toBeTruthy();
   return (await response.json()) as T;
 }
+
+/** A coach with a profile, a location and a weekly slot on `weekday`, arranged over the API. */
+export async function coachWithWeeklySlot(request: APIRequestContext, weekday: string) {
+  const tag = uniqueTag();
+  const coach = await registerViaApi(request, 'coach', `Coach ${tag}`);
+  await apiPost(request, coach.token, '/coach/profile', {
+    bio: 'Guards and wings: footwork, finishing and reading the defence.',
+    specialties: ['Finishing', `Tag${tag}`],
+    hourly_rate: 60,
+    years_experience: 7,
+  });
+  const location = await apiPost<{ location_id: string }>(request, coach.token, '/locations', {
+    name: `Westside ${tag}`,
+    address: '200 W 2nd St',
+    court_number: '4',
+    city: 'Austin',
+    state: 'TX',
+    latitude: 30.2655,
+    longitude: -97.7467,
+  });
+  await apiPost(request, coach.token, '/availability', {
+    slot_type: 'recurring',
+    day_of_week: weekday,
+    specific_date: null,
+    start_time: '18:00',
+    end_time: '19:00',
+    location_id: location.location_id,
+  });
+  return { coach, locationName: `Westside ${tag}` };
+}
+
+/** The weekday name (Monday..Sunday) of a YYYY-MM-DD date. */
+export function weekdayOf(date: string) {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+}
+
+/**
+ * A gym with a location, a court and court time on `date` 07:00-08:30, and a coach who has asked
+ * for that time: the gym's dashboard shows one pending request.
+ */
+export async function gymWithRequestedCourtTime(request: APIRequestContext, date: string) {
+  const tag = uniqueTag();
+  const gym = await registerViaApi(request, 'gym', `Gym owner ${tag}`);
+  await apiPost(request, gym.token, '/gym/profile', { gym_name: `Hoops ${tag}`, description: 'Four courts.', phone: '512-555-0199' });
+  const location = await apiPost<{ location_id: string }>(request, gym.token, '/gym/locations', {
+    name: `Riverside ${tag}`,
+    address: '900 Riverside Dr',
+    city: 'Austin',
+    state: 'TX',
+    latitude: null,
+    longitude: null,
+  });
+  const court = await apiPost<{ court_id: string }>(request, gym.token, `/gym/locations/${location.location_id}/courts`, {
+    court_name: 'Court 1',
+    court_type: 'basketball',
+  });
+  const time = await apiPost<{ availability_id: string }>(request, gym.token, '/gym/court-availability', {
+    court_id: court.court_id,
+    date,
+    start_time: '07:00',
+    end_time: '08:30',
+  });
+  const coach = await registerViaApi(request, 'coach', `Court coach ${tag}`);
+  await apiPost(request, coach.token, '/coach/court-reservations', { availability_id: time.availability_id });
+  return { gym, coach };
+}

@@ -1,13 +1,15 @@
 import { ArrowLeft, Award, Search, SearchX, Sparkles, Users } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
+import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
+import { PageMeta } from '@/components/layouts/page-meta';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useCoaches } from '@/features/coaching/api/get-coaches';
+import { CoachCardSkeletons } from '@/features/coaching/components/coach-card-skeletons';
 import { PublicCoachCard } from '@/features/coaching/components/public-coach-card';
 import { directoryStats, filterCoaches } from '@/features/coaching/utils/filter-coaches';
 
@@ -25,10 +27,14 @@ export default function ExpertCoachesRoute() {
 
   return (
     <div className="min-h-screen bg-background">
+      <PageMeta
+        title="Expert Coaches | Courtside"
+        description="Browse Courtside's basketball and volleyball coaches: their experience, specialties, cities and hourly rates. Sign up to book a session."
+      />
       <header className="border-b bg-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
           <Logo />
-          <nav aria-label="Main" className="flex items-center gap-2">
+          <HeaderNav label="Main">
             <Button asChild variant="ghost" size="sm">
               <Link to={paths.home.getHref()}>
                 <ArrowLeft aria-hidden="true" />
@@ -38,7 +44,7 @@ export default function ExpertCoachesRoute() {
             <Button asChild variant="accent" size="sm">
               <Link to={paths.login.getHref()}>Login / Sign Up</Link>
             </Button>
-          </nav>
+          </HeaderNav>
         </div>
       </header>
 
@@ -76,9 +82,7 @@ export default function ExpertCoachesRoute() {
 
         <div className="mt-6">
           {isLoading ? (
-            <div className="flex justify-center py-20">
-              <Spinner label="Loading coaches" />
-            </div>
+            <CoachCardSkeletons label="Loading coaches" />
           ) : shown.length === 0 ? (
             <EmptyState
               icon={<SearchX />}
@@ -86,7 +90,7 @@ export default function ExpertCoachesRoute() {
               description="Try adjusting your search criteria"
             />
           ) : (
-            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {shown.map((coach) => (
                 <li key={coach.coach_id}>
                   <PublicCoachCard coach={coach} />
@@ -111,7 +115,10 @@ export default function ExpertCoachesRoute() {
               <Link to={paths.login.getHref()}>Sign Up Now</Link>
             </Button>
             <Button asChild variant="inverse" size="lg">
-              <Link to={paths.home.getHref()}>Learn More</Link>
+              {/* SPEC's words stay visible; the name says where the link goes (and starts with them). */}
+              <Link to={paths.home.getHref()} aria-label="Learn More about Courtside on the home page">
+                Learn More
+              </Link>
             </Button>
           </div>
         </section>

@@ -12,7 +12,9 @@ import {
 } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
+import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
+import { PageMeta } from '@/components/layouts/page-meta';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { dashboardPathFor, useAuth } from '@/lib/auth';
@@ -22,6 +24,10 @@ import { cn } from '@/lib/utils';
 export function LandingRoute() {
   return (
     <div className="min-h-screen bg-white text-navy-900">
+      <PageMeta
+        title="Courtside: Basketball & Volleyball Coaching"
+        description="Courtside: book one-on-one basketball and volleyball coaching, and rent gym courts."
+      />
       <TopBar />
       <main>
         <Hero />
@@ -58,7 +64,7 @@ function TopBar() {
     <header className="sticky top-0 z-40 border-b border-white/10 bg-navy-900/95 backdrop-blur supports-[backdrop-filter]:bg-navy-900/85">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
         <Logo tone="light" />
-        <nav aria-label="Main" className="flex items-center gap-2">
+        <HeaderNav label="Main" tone="light">
           {user ? (
             <Button asChild variant="accent">
               <Link to={dashboardPathFor(user.role)}>
@@ -68,13 +74,13 @@ function TopBar() {
             </Button>
           ) : (
             <>
-              <ToLogin variant="ghost" size="default" className="text-white hover:bg-white/10">
+              <ToLogin variant="ghost" size="default" className="sm:text-white sm:hover:bg-white/10">
                 Login
               </ToLogin>
               <ToLogin size="default">Get Started</ToLogin>
             </>
           )}
-        </nav>
+        </HeaderNav>
       </div>
     </header>
   );
@@ -122,7 +128,7 @@ function HeroCard() {
     <div aria-hidden="true" className="hidden lg:block">
       <div className="rotate-1 rounded-2xl border border-white/10 bg-white p-6 text-navy-900 shadow-2xl">
         <div className="flex items-center gap-4">
-          <div className="flex size-14 items-center justify-center rounded-full bg-court-500 text-2xl font-extrabold text-white">
+          <div className="flex size-14 items-center justify-center rounded-full bg-court-700 text-2xl font-extrabold text-white">
             M
           </div>
           <div>
@@ -206,7 +212,7 @@ function Features() {
     <section aria-labelledby="features-heading" className="bg-background py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className="mx-auto max-w-2xl text-center">
-          <p className="text-sm font-bold uppercase tracking-widest text-court-600">Why Courtside</p>
+          <p className="text-sm font-bold uppercase tracking-widest text-court-700">Why Courtside</p>
           <h2 id="features-heading" className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">
             Everything you need to get better, in one place
           </h2>
@@ -235,7 +241,7 @@ function Features() {
                     )}
                   >
                     {body}
-                    <span className="mt-4 inline-flex items-center gap-1 text-sm font-semibold text-court-600">
+                    <span className="mt-4 inline-flex items-center gap-1 text-sm font-semibold text-court-700">
                       Meet the coaches
                       <ArrowRight className="size-4 transition group-hover:translate-x-0.5" aria-hidden="true" />
                     </span>
@@ -275,7 +281,7 @@ function GymPitch() {
     <section aria-labelledby="gym-heading" className="bg-white py-20 sm:py-24">
       <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-2 lg:items-center lg:px-8">
         <div>
-          <p className="inline-flex items-center gap-2 text-sm font-bold uppercase tracking-widest text-court-600">
+          <p className="inline-flex items-center gap-2 text-sm font-bold uppercase tracking-widest text-court-700">
             <Building2 className="size-4" aria-hidden="true" />
             For gyms
           </p>

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Logo } from '@/components/layouts/logo';
+import { PageMeta } from '@/components/layouts/page-meta';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -12,6 +13,10 @@ import { RegisterForm } from '@/features/auth/components/register-form';
 export default function LoginRoute() {
   return (
     <div className="relative flex min-h-screen flex-col bg-gradient-to-br from-navy-900 via-navy-800 to-navy-700 px-4 py-6">
+      <PageMeta
+        title="Login or Register | Courtside"
+        description="Sign in to Courtside, or create a free account as an athlete, coach or gym to book and manage coaching sessions."
+      />
       <div className="mx-auto flex w-full max-w-md items-center justify-between">
         <Logo tone="light" />
         <Button asChild variant="ghost" size="sm" className="text-white hover:bg-white/10">

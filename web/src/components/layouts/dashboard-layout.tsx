@@ -1,6 +1,7 @@
 import { LogOut, UserRound } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
+import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
 import { useLogout, useUser } from '@/lib/auth';
 
@@ -19,9 +20,9 @@ export function DashboardLayout({ title, subtitle, navActions, children }: Dashb
   return (
     <div className="min-h-screen bg-background">
       <AppHeader navActions={navActions} />
-      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <div className="mb-8">
-          <h1 className="text-2xl font-extrabold tracking-tight text-navy-900 sm:text-3xl">{title}</h1>
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
+        <div className="mb-6 sm:mb-8">
+          <h1 className="break-words text-2xl font-extrabold tracking-tight text-navy-900 sm:text-3xl">{title}</h1>
           {subtitle ? <p className="mt-1 text-muted-foreground">{subtitle}</p> : null}
         </div>
         {children}
@@ -38,9 +39,9 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
     <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
         <Logo />
-        <nav aria-label="Account" className="flex min-w-0 items-center gap-2 sm:gap-3">
+        <HeaderNav label="Account">
           {navActions}
-          <span className="inline-flex min-w-0 max-w-[9rem] items-center gap-2 text-sm font-medium text-navy-800 sm:max-w-xs">
+          <span className="inline-flex min-w-0 items-center gap-2 px-3 text-sm font-medium text-navy-800 sm:max-w-xs sm:px-0">
             <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
             <span className="truncate" data-testid="current-user-name">
               {user.full_name}
@@ -50,7 +51,7 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
             <LogOut aria-hidden="true" />
             Logout
           </Button>
-        </nav>
+        </HeaderNav>
       </div>
     </header>
   );

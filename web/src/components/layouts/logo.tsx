@@ -20,7 +20,7 @@ export function Logo({ tone = 'dark', className }: { tone?: 'dark' | 'light'; cl
         <path d="M7 16h18M16 7v18" stroke="#f97316" strokeWidth="2" />
       </svg>
       <span className="text-xl">
-        Court<span className="text-court-500">side</span>
+        Court<span className={tone === 'light' ? 'text-court-400' : 'text-court-700'}>side</span>
       </span>
     </Link>
   );

@@ -9,19 +9,20 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         default: 'bg-primary text-primary-foreground shadow-sm hover:bg-navy-800',
-        accent: 'bg-accent text-accent-foreground shadow-sm hover:bg-court-600',
+        accent: 'bg-accent text-accent-foreground shadow-sm hover:bg-court-800',
         outline: 'border border-input bg-white text-foreground shadow-sm hover:bg-muted',
         secondary: 'bg-muted text-foreground hover:bg-navy-100',
         ghost: 'text-foreground hover:bg-muted',
         destructive: 'bg-destructive text-destructive-foreground shadow-sm hover:bg-red-700',
-        link: 'text-court-600 underline-offset-4 hover:underline',
+        link: 'text-court-700 underline-offset-4 hover:underline',
         inverse: 'border border-white/40 bg-transparent text-white hover:bg-white/10',
       },
       size: {
-        default: 'h-10 px-4 py-2',
-        sm: 'h-9 px-3',
+        // A phone gets 44 px tall targets; a mouse the compact sizes.
+        default: 'h-11 px-4 py-2 sm:h-10',
+        sm: 'h-11 px-3 sm:h-9',
         lg: 'h-12 px-6 text-base',
-        icon: 'size-9',
+        icon: 'size-11 sm:size-9',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

@@ -71,7 +71,7 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
       </DialogHeader>
       <div className="space-y-2">
         <Label htmlFor="new-user-email">Email</Label>
-        <Input id="new-user-email" type="email" autoComplete="off" value={form.email} onChange={set('email')} />
+        <Input id="new-user-email" type="email" inputMode="email" autoComplete="off" value={form.email} onChange={set('email')} />
       </div>
       <div className="space-y-2">
         <Label htmlFor="new-user-password">Password</Label>
@@ -79,12 +79,12 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
       </div>
       <div className="space-y-2">
         <Label htmlFor="new-user-name">Full Name</Label>
-        <Input id="new-user-name" value={form.full_name} onChange={set('full_name')} />
+        <Input id="new-user-name" autoComplete="off" value={form.full_name} onChange={set('full_name')} />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="space-y-2">
           <Label htmlFor="new-user-phone">Phone (optional)</Label>
-          <Input id="new-user-phone" type="tel" value={form.phone} onChange={set('phone')} />
+          <Input id="new-user-phone" type="tel" inputMode="tel" autoComplete="off" value={form.phone} onChange={set('phone')} />
         </div>
         <div className="space-y-2">
           <Label htmlFor="new-user-role">Role</Label>

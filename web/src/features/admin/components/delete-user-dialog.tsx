@@ -36,7 +36,7 @@ export function DeleteUserDialog({ user, onClose }: { user: User | null; onClose
 
   return (
     <Dialog open={user !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="max-w-md">
+      <DialogContent className="sm:max-w-md">
         <DialogHeader>
           <DialogTitle>Confirm Deletion</DialogTitle>
           <DialogDescription>This removes the user and ends their sessions. It cannot be undone.</DialogDescription>

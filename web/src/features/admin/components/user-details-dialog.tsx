@@ -26,7 +26,7 @@ import { RoleSelect } from './role-select';
 export function UserDetailsDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   return (
     <Dialog open={user !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="max-w-xl">
+      <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>User Details</DialogTitle>
           <DialogDescription>View this account and change what needs changing.</DialogDescription>
@@ -138,15 +138,15 @@ function EditForm({ user, onSaved }: { user: User; onSaved: () => void }) {
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="space-y-2">
           <Label htmlFor="edit-user-name">Full Name</Label>
-          <Input id="edit-user-name" value={form.full_name} onChange={set('full_name')} />
+          <Input id="edit-user-name" autoComplete="off" value={form.full_name} onChange={set('full_name')} />
         </div>
         <div className="space-y-2">
           <Label htmlFor="edit-user-email">Email</Label>
-          <Input id="edit-user-email" type="email" value={form.email} onChange={set('email')} />
+          <Input id="edit-user-email" type="email" inputMode="email" autoComplete="off" value={form.email} onChange={set('email')} />
         </div>
         <div className="space-y-2">
           <Label htmlFor="edit-user-phone">Phone (optional)</Label>
-          <Input id="edit-user-phone" type="tel" value={form.phone} onChange={set('phone')} />
+          <Input id="edit-user-phone" type="tel" inputMode="tel" autoComplete="off" value={form.phone} onChange={set('phone')} />
         </div>
         <div className="space-y-2">
           <Label htmlFor="edit-user-role">Role</Label>

@@ -83,7 +83,8 @@ export function UserManagementCard({ className }: { className?: string }) {
                     <th scope="col" className="px-4 py-3 font-semibold">Phone</th>
                     <th scope="col" className="px-4 py-3 font-semibold">Role</th>
                     <th scope="col" className="px-4 py-3 font-semibold">Created</th>
-                    <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+                    {/* Pinned to the right edge: the table scrolls sideways on a phone, its actions stay in reach. */}
+                    <th scope="col" className="sticky right-0 bg-muted px-4 py-3 text-right font-semibold">Actions</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y">
@@ -99,7 +100,7 @@ export function UserManagementCard({ className }: { className?: string }) {
                         <td className="whitespace-nowrap px-4 py-3 text-muted-foreground">
                           <time dateTime={user.created_at}>{formatCreated(user.created_at)}</time>
                         </td>
-                        <td className="px-4 py-3">
+                        <td className="sticky right-0 bg-white px-2 py-2 shadow-[-8px_0_8px_-8px_rgba(11,31,58,0.2)] sm:px-4 sm:py-3">
                           <div className="flex justify-end gap-1">
                             <Button variant="ghost" size="icon" aria-label={`Edit ${user.full_name}`} onClick={() => setEditing(user)}>
                               <Pencil aria-hidden="true" />

@@ -38,6 +38,7 @@ export function LoginForm() {
           id="login-email"
           name="email"
           type="email"
+          inputMode="email"
           autoComplete="email"
           required
           value={email}

@@ -68,6 +68,7 @@ export function RegisterForm() {
           id="register-email"
           name="email"
           type="email"
+          inputMode="email"
           autoComplete="email"
           required
           value={form.email}
@@ -81,6 +82,7 @@ export function RegisterForm() {
           id="register-phone"
           name="phone"
           type="tel"
+          inputMode="tel"
           autoComplete="tel"
           value={form.phone}
           onChange={field('phone')}

@@ -1,6 +1,6 @@
 import { CalendarDays, Clock, DollarSign, Loader2, MapPin } from 'lucide-react';
 import * as React from 'react';
-import { DayPicker } from 'react-day-picker';
+import { DayPicker, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -44,11 +44,24 @@ interface BookingDialogProps {
   onClose: () => void;
 }
 
+/**
+ * A day's spoken name starts with the number the button shows (WCAG 2.5.3, label in name):
+ * "25 November 2026, Wednesday", then ", today" and ", selected" when they hold.
+ */
+function dayButtonLabel(date: Date, modifiers: Modifiers) {
+  const month = date.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  const weekday = date.toLocaleDateString('en-US', { weekday: 'long' });
+  let label = `${date.getDate()} ${month}, ${weekday}`;
+  if (modifiers.today) label += ', today';
+  if (modifiers.selected) label += ', selected';
+  return label;
+}
+
 /** "Confirm Your Booking": pick a date that fits the slot, then POST /api/bookings. */
 export function BookingDialog({ slot, onClose, ...rest }: BookingDialogProps) {
   return (
     <Dialog open={slot !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="max-w-md">
+      <DialogContent className="sm:max-w-md">
         {/* Keyed by slot so the chosen date starts afresh for every slot. */}
         {slot ? <BookingForm key={slot.slot_id} slot={slot} onClose={onClose} {...rest} /> : null}
       </DialogContent>
@@ -95,19 +108,19 @@ function BookingForm({
 
       <dl className="grid gap-2 rounded-lg border bg-muted/50 p-4 text-sm">
         <div className="flex items-center gap-2">
-          <Clock className="size-4 text-court-600" aria-hidden="true" />
+          <Clock className="size-4 text-court-700" aria-hidden="true" />
           <dt className="sr-only">Time</dt>
           <dd className="font-medium">
             {slot.start_time} - {slot.end_time}
           </dd>
         </div>
         <div className="flex items-center gap-2">
-          <MapPin className="size-4 text-court-600" aria-hidden="true" />
+          <MapPin className="size-4 text-court-700" aria-hidden="true" />
           <dt className="sr-only">Location</dt>
           <dd>{locationLabel}</dd>
         </div>
         <div className="flex items-center gap-2">
-          <DollarSign className="size-4 text-court-600" aria-hidden="true" />
+          <DollarSign className="size-4 text-court-700" aria-hidden="true" />
           <dt className="sr-only">Rate</dt>
           <dd>
             <span className="font-semibold">${formatAmount(hourlyRate)}</span>
@@ -124,6 +137,7 @@ function BookingForm({
           defaultMonth={date ?? today}
           disabled={(day: Date) => !isBookableDate(slot, day, today)}
           weekStartsOn={1}
+          labels={{ labelDayButton: dayButtonLabel }}
         />
       </div>
 

@@ -104,7 +104,7 @@ function SlotList({
         <li key={slot.slot_id} className="flex items-center justify-between gap-3 rounded-lg border p-3">
           <div className="min-w-0 space-y-0.5 text-sm">
             <p className="flex flex-wrap items-center gap-2 font-semibold text-navy-900">
-              <CalendarClock className="size-4 text-court-600" aria-hidden="true" />
+              <CalendarClock className="size-4 text-court-700" aria-hidden="true" />
               {slotWhen(slot)}
               <Badge variant={isRecurring(slot) ? 'info' : 'accent'}>{isRecurring(slot) ? 'Weekly' : 'One-time'}</Badge>
             </p>

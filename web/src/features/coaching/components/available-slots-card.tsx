@@ -38,7 +38,7 @@ export function AvailableSlotsCard({ coachName, slots, locations, onBook }: Avai
               >
                 <div className="space-y-1 text-sm">
                   <p className="flex items-center gap-2 font-semibold text-navy-900">
-                    <CalendarClock className="size-4 text-court-600" aria-hidden="true" />
+                    <CalendarClock className="size-4 text-court-700" aria-hidden="true" />
                     {slotWhen(slot)}
                     <Badge variant={isRecurring(slot) ? 'info' : 'accent'}>
                       {isRecurring(slot) ? 'Weekly' : 'One-time'}

@@ -7,7 +7,7 @@ export function CoachAvatar({ name, className }: { name: string; className?: str
     <div
       aria-hidden="true"
       className={cn(
-        'flex size-14 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-court-400 to-court-600 text-2xl font-extrabold text-white shadow-sm',
+        'flex size-14 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-court-700 to-court-800 text-2xl font-extrabold text-white shadow-sm',
         className,
       )}
     >

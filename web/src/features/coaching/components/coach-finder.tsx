@@ -7,7 +7,6 @@ import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { geocodePlace } from '../api/geocode';
 import { useCoaches } from '../api/get-coaches';
@@ -21,6 +20,7 @@ import {
 } from '../api/search-coaches-nearby';
 import type { CoachListing } from '../api/types';
 import { filterCoaches } from '../utils/filter-coaches';
+import { CoachCardSkeletons } from './coach-card-skeletons';
 import { CoachSearchCard } from './coach-search-card';
 
 /** SPEC §4 "Coach search mode": all, nearby or city. */
@@ -173,13 +173,11 @@ export function CoachFinder() {
       <ModeBanner mode={mode} count={active.data?.length} />
 
       {active.isLoading ? (
-        <div className="flex justify-center py-16">
-          <Spinner label="Loading coaches" />
-        </div>
+        <CoachCardSkeletons label="Loading coaches" />
       ) : coaches.length === 0 ? (
         <EmptyState icon={<SearchX />} title="No coaches found" description="Try adjusting your search criteria" />
       ) : (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {coaches.map((coach) => (
             <li key={coach.coach_id}>
               <CoachSearchCard coach={coach} />

@@ -56,7 +56,7 @@ export function CoachLocationsCard() {
           <ul className="grid gap-3">
             {locations.map((location) => (
               <li key={location.location_id} className="flex gap-3 rounded-lg border p-4">
-                <MapPin className="mt-0.5 size-5 shrink-0 text-court-600" aria-hidden="true" />
+                <MapPin className="mt-0.5 size-5 shrink-0 text-court-700" aria-hidden="true" />
                 <div className="min-w-0 text-sm">
                   <p className="font-semibold text-navy-900">{location.name}</p>
                   <p className="text-muted-foreground">{location.address}</p>

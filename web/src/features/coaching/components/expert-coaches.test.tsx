@@ -86,6 +86,8 @@ describe('the public coaches page', () => {
     expect(await screen.findByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('link', { name: 'Login / Sign Up' })).toHaveAttribute('href', '/login');
     expect(screen.getByRole('link', { name: 'Sign Up Now' })).toHaveAttribute('href', '/login');
-    expect(screen.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Learn More about Courtside on the home page' })).toHaveAttribute('href', '/');
+    // The visible words stay SPEC's "Learn More"; the name adds where the link goes.
+    expect(screen.getByText('Learn More').closest('a')).toHaveAttribute('href', '/');
   });
 });

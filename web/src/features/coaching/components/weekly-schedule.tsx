@@ -1,3 +1,4 @@
+import { SideScroll } from '@/components/ui/side-scroll';
 import { formatLocalDate, weekDates, WEEKDAYS } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import type { AvailabilitySlot, CoachLocation } from '../api/types';
@@ -25,7 +26,7 @@ export function WeeklySchedule({ slots, locations, weekOf = new Date() }: Weekly
       <p className="text-sm font-semibold text-navy-800">
         This week <span className="font-normal text-muted-foreground">({range})</span>
       </p>
-      <div className="overflow-x-auto rounded-lg border">
+      <SideScroll label="Days of this week, scrolling sideways">
         <div className="grid min-w-[44rem] grid-cols-7 divide-x">
           {WEEKDAYS.map((weekday, i) => {
             const date = formatLocalDate(days[i]);
@@ -62,7 +63,7 @@ export function WeeklySchedule({ slots, locations, weekOf = new Date() }: Weekly
             );
           })}
         </div>
-      </div>
+      </SideScroll>
       <p className="flex flex-wrap gap-4 text-xs text-muted-foreground">
         <span className="inline-flex items-center gap-1.5">
           <span className="size-2.5 rounded-sm bg-navy-600" aria-hidden="true" /> Weekly

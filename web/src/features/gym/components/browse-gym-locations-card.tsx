@@ -103,7 +103,7 @@ export function BrowseGymLocationsCard({ className }: { className?: string }) {
       </CardContent>
 
       <Dialog open={view.kind === 'browse'} onOpenChange={(open) => (open ? undefined : close())}>
-        <DialogContent className="max-w-2xl">
+        <DialogContent className="sm:max-w-2xl">
           <DialogHeader>
             <DialogTitle>Gym Locations</DialogTitle>
             <DialogDescription>
@@ -122,7 +122,7 @@ export function BrowseGymLocationsCard({ className }: { className?: string }) {
       </Dialog>
 
       <Dialog open={view.kind === 'detail'} onOpenChange={(open) => (open ? undefined : close())}>
-        <DialogContent className="max-w-2xl">
+        <DialogContent className="sm:max-w-2xl">
           {view.kind === 'detail' ? <LocationDetails location={view.location} /> : null}
         </DialogContent>
       </Dialog>
@@ -194,7 +194,7 @@ function LocationDetails({ location }: { location: GymLocation }) {
         <DialogDescription>{location.gym_name}</DialogDescription>
       </DialogHeader>
       <div className="flex gap-3 text-sm">
-        <MapPin className="mt-0.5 size-5 shrink-0 text-court-600" aria-hidden="true" />
+        <MapPin className="mt-0.5 size-5 shrink-0 text-court-700" aria-hidden="true" />
         <div>
           <p className="text-navy-900">{location.address}</p>
           <p className="text-muted-foreground">

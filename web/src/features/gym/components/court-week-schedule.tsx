@@ -1,6 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
+import { SideScroll } from '@/components/ui/side-scroll';
 import { formatLocalDate, startOfWeek, weekDates, WEEKDAYS } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { useCourts } from '../api/get-courts';
@@ -61,7 +62,7 @@ export function CourtWeekSchedule({ locations, availability, pending, initialWee
           </Button>
         </div>
       </div>
-      <div className="overflow-x-auto rounded-lg border">
+      <SideScroll label="Courts by day, scrolling sideways">
         <table className="w-full min-w-[52rem] table-fixed border-collapse text-xs">
           <thead>
             <tr className="bg-muted/50">
@@ -96,7 +97,7 @@ export function CourtWeekSchedule({ locations, availability, pending, initialWee
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
       <p className="flex flex-wrap gap-4 text-xs text-muted-foreground">
         {(Object.keys(BLOCK) as BlockState[]).map((state) => (
           <span key={state} className="inline-flex items-center gap-1.5">

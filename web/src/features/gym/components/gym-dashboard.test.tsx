@@ -171,6 +171,30 @@ describe('the gym dashboard', { timeout: 30_000 }, () => {
     expect(list).toHaveTextContent('Basketball');
   });
 
+  it("adds a court from the card's own Add Court to the gym's only location, and from a location's Add Court to that one", async () => {
+    const { user, calls } = renderApp('/gym/dashboard', {
+      user: gym,
+      api: gymApi({
+        'GET /gym/locations': [location()],
+        'GET /gym/locations/loc-1/courts': [],
+        'POST /gym/locations/loc-1/courts': { status: 201, body: court() },
+      }),
+    });
+    await screen.findByText('No courts added yet');
+    await user.click(screen.getByRole('button', { name: 'Add Court' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Court' });
+    expect(within(dialog).getByRole('combobox', { name: 'Location' })).toHaveTextContent('Main Hall');
+    await user.type(within(dialog).getByLabelText('Court Name'), 'Court A');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Court' }));
+    expect(await screen.findByText('Court added successfully')).toBeInTheDocument();
+    expect(screen.queryByText('Please select a location first')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST' && c.path === '/gym/locations/loc-1/courts')).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Add Court to Main Hall' }));
+    const again = await screen.findByRole('dialog', { name: 'Add Court' });
+    expect(within(again).getByRole('combobox', { name: 'Location' })).toHaveTextContent('Main Hall');
+  });
+
   it('asks for a location before adding a court, and shows failures', async () => {
     const { user, calls } = renderApp('/gym/dashboard', {
       user: gym,

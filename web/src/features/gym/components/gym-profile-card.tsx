@@ -64,7 +64,7 @@ export function GymProfileCard({ className }: { className?: string }) {
         ) : profile ? (
           <div className="space-y-3">
             <p className="flex items-center gap-2 text-lg font-bold text-navy-900">
-              <Building2 className="size-5 text-court-600" aria-hidden="true" />
+              <Building2 className="size-5 text-court-700" aria-hidden="true" />
               {profile.gym_name}
             </p>
             {profile.description ? (
@@ -133,7 +133,7 @@ function GymProfileForm({
       </DialogHeader>
       <div className="space-y-2">
         <Label htmlFor="gym-name">Gym Name</Label>
-        <Input id="gym-name" value={form.gym_name} onChange={set('gym_name')} placeholder="Downtown Athletic Club" />
+        <Input id="gym-name" autoComplete="organization" value={form.gym_name} onChange={set('gym_name')} placeholder="Downtown Athletic Club" />
       </div>
       <div className="space-y-2">
         <Label htmlFor="gym-description">Description</Label>
@@ -141,7 +141,7 @@ function GymProfileForm({
       </div>
       <div className="space-y-2">
         <Label htmlFor="gym-phone">Phone</Label>
-        <Input id="gym-phone" type="tel" autoComplete="tel" value={form.phone} onChange={set('phone')} />
+        <Input id="gym-phone" type="tel" inputMode="tel" autoComplete="tel" value={form.phone} onChange={set('phone')} />
       </div>
       <DialogFooter>
         <Button type="submit" variant="accent" disabled={saving}>

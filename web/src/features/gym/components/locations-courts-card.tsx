@@ -31,6 +31,8 @@ export function LocationsCourtsCard({ className }: { className?: string }) {
   const [addingLocation, setAddingLocation] = React.useState(false);
   // The Add Court dialog: closed (undefined), or open for a location ('' when none is chosen yet).
   const [courtFor, setCourtFor] = React.useState<string | undefined>(undefined);
+  // The card's own Add Court: with a single location there is nothing to choose, so it is chosen.
+  const onlyLocation = locations?.length === 1 ? locations[0].location_id : '';
 
   return (
     <Card className={className}>
@@ -40,7 +42,7 @@ export function LocationsCourtsCard({ className }: { className?: string }) {
           <CardDescription>Your facilities and the courts coaches can rent.</CardDescription>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={() => setCourtFor('')}>
+          <Button variant="outline" size="sm" onClick={() => setCourtFor(onlyLocation)}>
             <Plus aria-hidden="true" />
             Add Court
           </Button>
@@ -99,7 +101,7 @@ function LocationItem({ location, onAddCourt }: { location: GymLocation; onAddCo
     <li data-testid="gym-location" className="rounded-lg border p-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="flex min-w-0 gap-3">
-          <MapPin className="mt-0.5 size-5 shrink-0 text-court-600" aria-hidden="true" />
+          <MapPin className="mt-0.5 size-5 shrink-0 text-court-700" aria-hidden="true" />
           <div className="min-w-0 text-sm">
             <p className="font-semibold text-navy-900">{location.name}</p>
             <p className="text-muted-foreground">{location.address}</p>

@@ -2,7 +2,7 @@
 //! gRPC span share a trace id (W3C trace context carried in gRPC metadata).
 
 #[allow(dead_code)]
-#[path = "mesh/helpers.rs"]
+#[path = "../mesh/helpers.rs"]
 mod helpers;
 
 use opentelemetry::KeyValue;

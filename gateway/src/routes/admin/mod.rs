@@ -1,0 +1,9 @@
+//! `/admin`: platform statistics and user management, for admins only.
+//!
+//! identity-svc owns the users and enforces the rules. The gateway composes the views that span
+//! contexts: the stats (identity + booking) and one user's totals (identity + booking + coaching
+//! or gym), with independent calls made concurrently.
+
+pub mod accounts;
+pub mod stats;
+pub mod users;

@@ -1,0 +1,249 @@
+//! The public coach directory and its searches (nearby a point, by city or state) and geocoding
+//! of a typed place. Coach names come from identity-svc in one batched call per answer; the
+//! directory is remembered and served with HTTP caching (`crate::http_cache`).
+
+use axum::{extract::State, http::HeaderMap, response::Response};
+use proto::{coaching::v1 as pb, stamps::Context};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::blank_is_none;
+use crate::{
+    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, state::AppState,
+};
+
+/// A city and state where a coach offers sessions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListingLocation {
+    pub city: String,
+    pub state: String,
+}
+
+/// A coach in the directory or a search result.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CoachListing {
+    #[schema(format = Uuid)]
+    pub coach_id: String,
+    pub coach_name: String,
+    pub years_experience: i32,
+    pub specialties: Vec<String>,
+    pub locations: Vec<ListingLocation>,
+    /// Miles from the searched point: nearby search only, null otherwise.
+    pub distance: Option<f64>,
+    pub bio: String,
+    /// Dollars per hour.
+    pub hourly_rate: f64,
+}
+
+/// Listings with their coach names, in the service's order. A coach whose account no longer
+/// exists (its removal has not reached coaching-svc yet) is left out.
+async fn with_names(state: &AppState, coaches: Vec<pb::CoachListing>) -> Result<Vec<CoachListing>, ApiError> {
+    let ids = |c: &pb::CoachListing| [c.coach_id.clone()];
+    named(state, None, coaches, ids, |c, names| {
+        let coach_name = names.get(&c.coach_id)?.to_owned();
+        Some(CoachListing {
+            coach_id: c.coach_id,
+            coach_name,
+            years_experience: c.years_experience,
+            specialties: c.specialties,
+            locations: c
+                .locations
+                .into_iter()
+                .map(|l| ListingLocation {
+                    city: l.city,
+                    state: l.state,
+                })
+                .collect(),
+            distance: c.distance,
+            bio: c.bio,
+            hourly_rate: c.hourly_rate,
+        })
+    })
+    .await
+}
+
+/// Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
+/// body, names included.
+#[utoipa::path(get, path = "/coaches", tag = "coaching",
+    params(("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer")),
+    responses(
+        (status = 200, description = "The coach directory", body = [CoachListing],
+            headers(("ETag" = String, description = "Changes whenever the list changes"),
+                    ("Cache-Control" = String, description = "no-cache: revalidate every time"))),
+        (status = 304, description = "Unchanged since the ETag given in If-None-Match")))]
+pub(crate) async fn list_coaches(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    // Read before rendering: what is rendered then reflects every change made before the stamps.
+    let stamp = match state.redis.stamps().await {
+        Ok(stamps) => stamps.of(&[Context::Coaching, Context::Names]),
+        Err(down) => {
+            tracing::warn!(error = %down, "change stamps unavailable; rendering the directory afresh");
+            None
+        }
+    };
+    let directory = state
+        .memo
+        .get_or_render(DIRECTORY, "", stamp, || render_directory(&state))
+        .await?;
+    http_cache::respond(&headers, directory)
+}
+
+/// The directory's key in the gateway's memory.
+const DIRECTORY: &str = "directory";
+
+/// The directory as JSON, gzipped once, with its ETag.
+async fn render_directory(state: &AppState) -> Result<Rendered, ApiError> {
+    let reply = call::read!(state, coaching.list_coaches, None, pb::ListCoachesRequest {}).await?;
+    let listings = with_names(state, reply.coaches).await?;
+    http_cache::rendered(serde_json::to_vec(&listings).map_err(ApiError::internal)?)
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NearbyQuery {
+    /// Latitude of the searched point.
+    #[param(required = true, minimum = -90, maximum = 90)]
+    pub lat: Option<f64>,
+    /// Longitude of the searched point.
+    #[param(required = true, minimum = -180, maximum = 180)]
+    pub lng: Option<f64>,
+    /// Miles; 25 when absent.
+    #[param(exclusive_minimum = 0)]
+    pub radius: Option<f64>,
+}
+
+/// Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+#[utoipa::path(get, path = "/coaches/search/nearby", tag = "coaching", params(NearbyQuery),
+    responses((status = 200, description = "Coaches nearby, nearest first", body = [CoachListing])))]
+pub(crate) async fn search_nearby(
+    State(state): State<AppState>,
+    Query(query): Query<NearbyQuery>,
+) -> Result<axum::Json<Vec<CoachListing>>, ApiError> {
+    let (Some(lat), Some(lng)) = (query.lat, query.lng) else {
+        return Err(ApiError::bad_request(
+            "Give both lat and lng of the place to search near.",
+        ));
+    };
+    if !(-90.0..=90.0).contains(&lat) {
+        return Err(ApiError::bad_request("lat must be between -90 and 90."));
+    }
+    if !(-180.0..=180.0).contains(&lng) {
+        return Err(ApiError::bad_request("lng must be between -180 and 180."));
+    }
+    let radius_miles = query.radius.unwrap_or(25.0);
+    if !(radius_miles.is_finite() && radius_miles > 0.0) {
+        return Err(ApiError::bad_request(
+            "radius must be a positive number of miles.",
+        ));
+    }
+    let message = pb::SearchCoachesNearbyRequest {
+        lat,
+        lng,
+        radius_miles,
+    };
+    let reply = call::read!(state, coaching.search_coaches_nearby, None, message).await?;
+    Ok(axum::Json(with_names(&state, reply.coaches).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlaceQuery {
+    /// City, case-insensitive.
+    pub city: Option<String>,
+    /// State, case-insensitive.
+    pub state: Option<String>,
+}
+
+impl PlaceQuery {
+    /// The trimmed city and state; at least one must be given.
+    fn parts(self) -> Result<(Option<String>, Option<String>), ApiError> {
+        let city = blank_is_none(self.city).map(|c| c.trim().to_owned());
+        let state = blank_is_none(self.state).map(|s| s.trim().to_owned());
+        if city.is_none() && state.is_none() {
+            return Err(ApiError::bad_request("Please enter a city or state"));
+        }
+        Ok((city, state))
+    }
+}
+
+/// Coaches with a location in a city and/or state.
+#[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery),
+    responses((status = 200, description = "Coaches in that city or state", body = [CoachListing])))]
+pub(crate) async fn search_city(
+    State(state): State<AppState>,
+    Query(query): Query<PlaceQuery>,
+) -> Result<axum::Json<Vec<CoachListing>>, ApiError> {
+    let (city, place_state) = query.parts()?;
+    let message = pb::SearchCoachesByCityRequest {
+        city,
+        state: place_state,
+    };
+    let reply = call::read!(state, coaching.search_coaches_by_city, None, message).await?;
+    Ok(axum::Json(with_names(&state, reply.coaches).await?))
+}
+
+/// A typed place resolved to coordinates.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GeocodeResult {
+    /// Whether the place is known; when false, search by city instead.
+    pub found: bool,
+    /// Null when not found.
+    pub lat: Option<f64>,
+    /// Null when not found.
+    pub lng: Option<f64>,
+    /// The place as found, e.g. "Austin, TX"; null when not found.
+    pub name: Option<String>,
+}
+
+/// Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network).
+#[utoipa::path(get, path = "/geocode", tag = "coaching", params(PlaceQuery),
+    responses((status = 200, description = "The place, or found: false", body = GeocodeResult)))]
+pub(crate) async fn geocode(
+    State(state): State<AppState>,
+    Query(query): Query<PlaceQuery>,
+) -> Result<axum::Json<GeocodeResult>, ApiError> {
+    let (city, place_state) = query.parts()?;
+    let query = [city, place_state]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = pb::GeocodeRequest { query };
+    let reply = call::read!(state, coaching.geocode, None, message).await?;
+    Ok(axum::Json(if reply.found {
+        GeocodeResult {
+            found: true,
+            lat: Some(reply.lat),
+            lng: Some(reply.lng),
+            name: Some(reply.name),
+        }
+    } else {
+        GeocodeResult {
+            found: false,
+            lat: None,
+            lng: None,
+            name: None,
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_needs_a_city_or_a_state() {
+        let blank = PlaceQuery {
+            city: Some("  ".into()),
+            state: None,
+        };
+        assert_eq!(blank.parts().unwrap_err().detail, "Please enter a city or state");
+        let state_only = PlaceQuery {
+            city: None,
+            state: Some(" TX ".into()),
+        };
+        assert_eq!(state_only.parts().unwrap(), (None, Some("TX".to_owned())));
+    }
+}

@@ -1,0 +1,129 @@
+//! The places where a coach offers sessions: the coach's own list and additions, and any coach's
+//! list for signed-in users.
+
+use axum::{extract::State, http::StatusCode, response::Response};
+use proto::{coaching::v1 as pb, stamps::Context};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    call::{self, present},
+    error::ApiError,
+    extract::{Json, PathId, Session},
+    state::AppState,
+};
+
+/// A place where a coach offers sessions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Location {
+    #[schema(format = Uuid)]
+    pub location_id: String,
+    pub name: String,
+    pub address: String,
+    pub court_number: String,
+    pub city: String,
+    pub state: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+impl From<pb::Location> for Location {
+    fn from(l: pb::Location) -> Self {
+        Self {
+            location_id: l.location_id,
+            name: l.name,
+            address: l.address,
+            court_number: l.court_number,
+            city: l.city,
+            state: l.state,
+            latitude: l.latitude,
+            longitude: l.longitude,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LocationBody {
+    pub name: String,
+    #[serde(default)]
+    pub address: String,
+    #[serde(default)]
+    pub court_number: String,
+    #[serde(default)]
+    pub city: String,
+    #[serde(default)]
+    pub state: String,
+    /// -90 to 90; without coordinates the place is looked up from city and state.
+    #[serde(default)]
+    pub latitude: Option<f64>,
+    /// -180 to 180.
+    #[serde(default)]
+    pub longitude: Option<f64>,
+}
+
+/// The signed-in coach's locations.
+#[utoipa::path(get, path = "/locations", tag = "coaching",
+    responses((status = 200, description = "Own locations", body = [Location])))]
+pub(crate) async fn my_locations(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<Location>>, ApiError> {
+    let reply = call::read!(
+        state,
+        coaching.list_my_locations,
+        Some(&session),
+        pb::ListMyLocationsRequest {}
+    )
+    .await?;
+    Ok(axum::Json(
+        reply.locations.into_iter().map(Location::from).collect(),
+    ))
+}
+
+/// Add a location for the signed-in coach.
+#[utoipa::path(post, path = "/locations", tag = "coaching", request_body = LocationBody,
+    responses((status = 201, description = "Location added", body = Location)))]
+pub(crate) async fn create_location(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<LocationBody>,
+) -> Result<(StatusCode, axum::Json<Location>), ApiError> {
+    let message = pb::CreateLocationRequest {
+        name: body.name,
+        address: body.address,
+        court_number: body.court_number,
+        city: body.city,
+        state: body.state,
+        latitude: body.latitude,
+        longitude: body.longitude,
+    };
+    let reply = call::write!(state, coaching.create_location, Some(&session), message).await?;
+    let location = present("coaching", reply.location)?;
+    Ok((StatusCode::CREATED, axum::Json(location.into())))
+}
+
+/// A coach's locations.
+#[utoipa::path(get, path = "/locations/coach/{coach_id}", tag = "coaching",
+    params(("coach_id" = String, Path, format = Uuid, description = "The coach's user id")),
+    responses((status = 200, description = "The coach's locations", body = [Location])))]
+pub(crate) async fn coach_locations(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(coach_id): PathId,
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Coaching]);
+    state
+        .memo
+        .json("coach-locations", &coach_id, stamp, async {
+            let message = pb::ListCoachLocationsRequest {
+                coach_id: coach_id.clone(),
+            };
+            let reply = call::read!(state, coaching.list_coach_locations, Some(&session), message).await?;
+            Ok(reply
+                .locations
+                .into_iter()
+                .map(Location::from)
+                .collect::<Vec<_>>())
+        })
+        .await
+}

@@ -1,0 +1,141 @@
+//! A coach's profile: read by any signed-in user, written by the coach, always with the coach's
+//! name from identity-svc.
+
+use axum::{extract::State, http::StatusCode, response::Response};
+use proto::{coaching::v1 as pb, stamps::Context};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    call::{self, present},
+    error::ApiError,
+    extract::{Json, PathId, Session},
+    names::names,
+    state::AppState,
+};
+
+/// A coach's profile with their name.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CoachProfile {
+    #[schema(format = Uuid)]
+    pub coach_id: String,
+    pub coach_name: String,
+    pub bio: String,
+    pub specialties: Vec<String>,
+    /// Dollars per hour.
+    pub hourly_rate: f64,
+    pub years_experience: i32,
+}
+
+impl CoachProfile {
+    fn new(profile: pb::CoachProfile, coach_name: String) -> Self {
+        Self {
+            coach_id: profile.coach_id,
+            coach_name,
+            bio: profile.bio,
+            specialties: profile.specialties,
+            hourly_rate: profile.hourly_rate,
+            years_experience: profile.years_experience,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CoachProfileBody {
+    #[serde(default)]
+    pub bio: String,
+    #[serde(default)]
+    pub specialties: Vec<String>,
+    /// Dollars per hour, not negative.
+    pub hourly_rate: f64,
+    /// Not negative.
+    pub years_experience: i32,
+}
+
+impl From<CoachProfileBody> for pb::CoachProfileFields {
+    fn from(b: CoachProfileBody) -> Self {
+        Self {
+            bio: b.bio,
+            specialties: b.specialties,
+            hourly_rate: b.hourly_rate,
+            years_experience: b.years_experience,
+        }
+    }
+}
+
+/// The signed-in coach's own name.
+async fn own_name(state: &AppState, session: &Session) -> Result<String, ApiError> {
+    let id = session.caller.user_id.to_string();
+    Ok(names(state, Some(session), [id.clone()]).await?.or_deleted(&id))
+}
+
+/// A coach's profile; 404 when they have none.
+#[utoipa::path(get, path = "/coach/profile/{coach_id}", tag = "coaching",
+    params(("coach_id" = String, Path, format = Uuid, description = "The coach's user id")),
+    responses((status = 200, description = "The profile", body = CoachProfile),
+              (status = 404, description = "This coach has no profile", body = crate::error::ErrorBody)))]
+pub(crate) async fn get_profile(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(coach_id): PathId,
+) -> Result<Response, ApiError> {
+    let stamp = session.stamps.of(&[Context::Coaching, Context::Names]);
+    state
+        .memo
+        .json("coach-profile", &coach_id, stamp, async {
+            let message = pb::GetCoachProfileRequest {
+                coach_id: coach_id.clone(),
+            };
+            let (profile, users) = tokio::join!(
+                call::read!(state, coaching.get_coach_profile, Some(&session), message),
+                names(&state, Some(&session), [coach_id.clone()]),
+            );
+            let profile = present("coaching", profile?.profile)?;
+            let coach_name = users?
+                .get(&profile.coach_id)
+                .ok_or_else(|| ApiError::not_found("This coach no longer exists."))?
+                .to_owned();
+            Ok(CoachProfile::new(profile, coach_name))
+        })
+        .await
+}
+
+/// Create the signed-in coach's profile.
+#[utoipa::path(post, path = "/coach/profile", tag = "coaching", request_body = CoachProfileBody,
+    responses((status = 201, description = "Profile created", body = CoachProfile),
+              (status = 409, description = "A profile exists already: update it", body = crate::error::ErrorBody)))]
+pub(crate) async fn create_profile(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<CoachProfileBody>,
+) -> Result<(StatusCode, axum::Json<CoachProfile>), ApiError> {
+    let message = pb::CreateCoachProfileRequest {
+        fields: Some(body.into()),
+    };
+    let (reply, name) = tokio::join!(
+        call::write!(state, coaching.create_coach_profile, Some(&session), message),
+        own_name(&state, &session),
+    );
+    let profile = present("coaching", reply?.profile)?;
+    Ok((StatusCode::CREATED, axum::Json(CoachProfile::new(profile, name?))))
+}
+
+/// Update the signed-in coach's profile.
+#[utoipa::path(put, path = "/coach/profile", tag = "coaching", request_body = CoachProfileBody,
+    responses((status = 200, description = "Profile updated", body = CoachProfile),
+              (status = 404, description = "No profile yet: create it", body = crate::error::ErrorBody)))]
+pub(crate) async fn update_profile(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<CoachProfileBody>,
+) -> Result<axum::Json<CoachProfile>, ApiError> {
+    let message = pb::UpdateCoachProfileRequest {
+        fields: Some(body.into()),
+    };
+    let (reply, name) = tokio::join!(
+        call::write!(state, coaching.update_coach_profile, Some(&session), message),
+        own_name(&state, &session),
+    );
+    let profile = present("coaching", reply?.profile)?;
+    Ok(axum::Json(CoachProfile::new(profile, name?)))
+}

@@ -1,0 +1,125 @@
+//! Court availability: time a gym offers on its courts, and the open time at a location that
+//! coaches may request.
+
+use axum::{extract::State, http::StatusCode};
+use proto::gym::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    call::{self, present},
+    error::ApiError,
+    extract::{Json, PathId, Session},
+    state::AppState,
+};
+
+/// A time a court can be reserved.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CourtAvailability {
+    #[schema(format = Uuid)]
+    pub availability_id: String,
+    #[schema(format = Uuid)]
+    pub court_id: String,
+    #[schema(format = Uuid)]
+    pub location_id: String,
+    /// YYYY-MM-DD.
+    #[schema(format = Date)]
+    pub date: String,
+    /// HH:MM.
+    pub start_time: String,
+    /// HH:MM.
+    pub end_time: String,
+    pub is_reserved: bool,
+    pub location_name: String,
+    pub court_name: String,
+}
+
+impl From<pb::CourtAvailability> for CourtAvailability {
+    fn from(a: pb::CourtAvailability) -> Self {
+        Self {
+            availability_id: a.availability_id,
+            court_id: a.court_id,
+            location_id: a.location_id,
+            date: a.date,
+            start_time: a.start_time,
+            end_time: a.end_time,
+            is_reserved: a.is_reserved,
+            location_name: a.location_name,
+            court_name: a.court_name,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CourtAvailabilityBody {
+    /// One of the gym's own courts.
+    #[schema(format = Uuid)]
+    pub court_id: String,
+    /// YYYY-MM-DD, not in the past.
+    #[schema(format = Date)]
+    pub date: String,
+    /// HH:MM.
+    pub start_time: String,
+    /// HH:MM, after start_time.
+    pub end_time: String,
+}
+
+/// The open (unreserved, not past) court availability at one gym location, for coaches to request.
+#[utoipa::path(get, path = "/gym/locations/{location_id}/availability", tag = "gym",
+    params(("location_id" = String, Path, format = Uuid, description = "The gym location")),
+    responses((status = 200, description = "Open court availability", body = [CourtAvailability])))]
+pub(crate) async fn open_availability(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(location_id): PathId,
+) -> Result<axum::Json<Vec<CourtAvailability>>, ApiError> {
+    let message = pb::ListOpenAvailabilityRequest { location_id };
+    let reply = call::read!(state, gym.list_open_availability, Some(&session), message).await?;
+    Ok(axum::Json(
+        reply
+            .availability
+            .into_iter()
+            .map(CourtAvailability::from)
+            .collect(),
+    ))
+}
+
+/// The availability of the signed-in gym's courts.
+#[utoipa::path(get, path = "/gym/court-availability", tag = "gym",
+    responses((status = 200, description = "Court availability", body = [CourtAvailability])))]
+pub(crate) async fn list_availability(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<CourtAvailability>>, ApiError> {
+    let message = pb::ListCourtAvailabilityRequest {};
+    let reply = call::read!(state, gym.list_court_availability, Some(&session), message).await?;
+    Ok(axum::Json(
+        reply
+            .availability
+            .into_iter()
+            .map(CourtAvailability::from)
+            .collect(),
+    ))
+}
+
+/// Offer time on one of the signed-in gym's courts.
+#[utoipa::path(post, path = "/gym/court-availability", tag = "gym", request_body = CourtAvailabilityBody,
+    responses((status = 201, description = "Availability added", body = CourtAvailability),
+              (status = 409, description = "Overlaps other availability of the court", body = crate::error::ErrorBody)))]
+pub(crate) async fn create_availability(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<CourtAvailabilityBody>,
+) -> Result<(StatusCode, axum::Json<CourtAvailability>), ApiError> {
+    let message = pb::CreateCourtAvailabilityRequest {
+        court_id: body.court_id,
+        date: body.date,
+        start_time: body.start_time,
+        end_time: body.end_time,
+    };
+    let reply = call::write!(state, gym.create_court_availability, Some(&session), message).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(present("gym", reply.availability)?.into()),
+    ))
+}

@@ -1,0 +1,105 @@
+//! Gym locations: a gym lists and adds its own; other signed-in users see every gym's.
+
+use axum::{extract::State, http::StatusCode};
+use proto::gym::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    call::{self, present},
+    error::ApiError,
+    extract::{Json, Session},
+    state::AppState,
+};
+
+/// A gym's location.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GymLocation {
+    #[schema(format = Uuid)]
+    pub location_id: String,
+    #[schema(format = Uuid)]
+    pub gym_id: String,
+    /// Empty until the gym has a profile.
+    pub gym_name: String,
+    pub name: String,
+    pub address: String,
+    pub city: String,
+    pub state: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+impl From<pb::GymLocation> for GymLocation {
+    fn from(l: pb::GymLocation) -> Self {
+        Self {
+            location_id: l.location_id,
+            gym_id: l.gym_id,
+            gym_name: l.gym_name,
+            name: l.name,
+            address: l.address,
+            city: l.city,
+            state: l.state,
+            latitude: l.latitude,
+            longitude: l.longitude,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct GymLocationBody {
+    pub name: String,
+    #[serde(default)]
+    pub address: String,
+    #[serde(default)]
+    pub city: String,
+    #[serde(default)]
+    pub state: String,
+    /// -90 to 90.
+    #[serde(default)]
+    pub latitude: Option<f64>,
+    /// -180 to 180.
+    #[serde(default)]
+    pub longitude: Option<f64>,
+}
+
+/// A gym sees its own locations; any other signed-in user sees every gym's.
+#[utoipa::path(get, path = "/gym/locations", tag = "gym",
+    responses((status = 200, description = "Gym locations", body = [GymLocation])))]
+pub(crate) async fn list_locations(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<GymLocation>>, ApiError> {
+    let reply = call::read!(
+        state,
+        gym.list_gym_locations,
+        Some(&session),
+        pb::ListGymLocationsRequest {}
+    )
+    .await?;
+    Ok(axum::Json(
+        reply.locations.into_iter().map(GymLocation::from).collect(),
+    ))
+}
+
+/// Add a location for the signed-in gym.
+#[utoipa::path(post, path = "/gym/locations", tag = "gym", request_body = GymLocationBody,
+    responses((status = 201, description = "Location added", body = GymLocation)))]
+pub(crate) async fn create_location(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<GymLocationBody>,
+) -> Result<(StatusCode, axum::Json<GymLocation>), ApiError> {
+    let message = pb::CreateGymLocationRequest {
+        name: body.name,
+        address: body.address,
+        city: body.city,
+        state: body.state,
+        latitude: body.latitude,
+        longitude: body.longitude,
+    };
+    let reply = call::write!(state, gym.create_gym_location, Some(&session), message).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(present("gym", reply.location)?.into()),
+    ))
+}

@@ -1,0 +1,179 @@
+//! Court reservations from both sides: a coach requests and cancels, the gym approves or
+//! denies. Coach names come from identity-svc in one batched call (`crate::names`).
+
+use axum::{extract::State, http::StatusCode};
+use proto::gym::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    call,
+    error::ApiError,
+    extract::{Json, PathId, Session},
+    names::{Names, named, named_one},
+    state::AppState,
+};
+
+/// A coach's request for court time, as both sides see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CourtReservation {
+    #[schema(format = Uuid)]
+    pub reservation_id: String,
+    #[schema(format = Uuid)]
+    pub availability_id: String,
+    #[schema(format = Uuid)]
+    pub coach_id: String,
+    pub coach_name: String,
+    pub gym_name: String,
+    pub location_name: String,
+    pub court_name: String,
+    /// YYYY-MM-DD.
+    #[schema(format = Date)]
+    pub date: String,
+    /// HH:MM.
+    pub start_time: String,
+    /// HH:MM.
+    pub end_time: String,
+    /// pending, approved, denied or cancelled.
+    pub status: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReservationBody {
+    /// Open court availability (from `/gym/locations/{location_id}/availability`).
+    #[schema(format = Uuid)]
+    pub availability_id: String,
+}
+
+/// The user a reservation names.
+fn coach_id(r: &pb::CourtReservation) -> [String; 1] {
+    [r.coach_id.clone()]
+}
+
+/// A reservation with its coach's name.
+fn reservation(r: pb::CourtReservation, names: &Names) -> CourtReservation {
+    CourtReservation {
+        coach_name: names.or_deleted(&r.coach_id),
+        reservation_id: r.reservation_id,
+        availability_id: r.availability_id,
+        coach_id: r.coach_id,
+        gym_name: r.gym_name,
+        location_name: r.location_name,
+        court_name: r.court_name,
+        date: r.date,
+        start_time: r.start_time,
+        end_time: r.end_time,
+        status: r.status,
+    }
+}
+
+/// Reservations with the coaches' names, from ONE identity call.
+async fn with_names(
+    state: &AppState,
+    session: &Session,
+    records: Vec<pb::CourtReservation>,
+) -> Result<Vec<CourtReservation>, ApiError> {
+    named(state, Some(session), records, coach_id, |r, names| {
+        Some(reservation(r, names))
+    })
+    .await
+}
+
+/// One reservation from a write's reply, with its coach's name.
+async fn one(
+    state: &AppState,
+    session: &Session,
+    record: Option<pb::CourtReservation>,
+) -> Result<CourtReservation, ApiError> {
+    named_one(state, session, "gym", record, coach_id, reservation).await
+}
+
+/// Pending requests for the signed-in gym's courts.
+#[utoipa::path(get, path = "/gym/pending-reservations", tag = "gym",
+    responses((status = 200, description = "Pending reservations", body = [CourtReservation])))]
+pub(crate) async fn pending_reservations(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<CourtReservation>>, ApiError> {
+    let message = pb::ListPendingReservationsRequest {};
+    let reply = call::read!(state, gym.list_pending_reservations, Some(&session), message).await?;
+    Ok(axum::Json(
+        with_names(&state, &session, reply.reservations).await?,
+    ))
+}
+
+/// Approve a pending request on one of the gym's courts: the availability becomes reserved and
+/// other pending requests for it are denied.
+#[utoipa::path(patch, path = "/gym/reservations/{reservation_id}/approve", tag = "gym",
+    params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
+    responses((status = 200, description = "Approved", body = CourtReservation)))]
+pub(crate) async fn approve_reservation(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(reservation_id): PathId,
+) -> Result<axum::Json<CourtReservation>, ApiError> {
+    let message = pb::ApproveReservationRequest { reservation_id };
+    let reply = call::write!(state, gym.approve_reservation, Some(&session), message).await?;
+    Ok(axum::Json(one(&state, &session, reply.reservation).await?))
+}
+
+/// Deny a pending request on one of the gym's courts.
+#[utoipa::path(patch, path = "/gym/reservations/{reservation_id}/deny", tag = "gym",
+    params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
+    responses((status = 200, description = "Denied", body = CourtReservation)))]
+pub(crate) async fn deny_reservation(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(reservation_id): PathId,
+) -> Result<axum::Json<CourtReservation>, ApiError> {
+    let message = pb::DenyReservationRequest { reservation_id };
+    let reply = call::write!(state, gym.deny_reservation, Some(&session), message).await?;
+    Ok(axum::Json(one(&state, &session, reply.reservation).await?))
+}
+
+/// The signed-in coach's court reservations.
+#[utoipa::path(get, path = "/coach/court-reservations", tag = "gym",
+    responses((status = 200, description = "Own court reservations", body = [CourtReservation])))]
+pub(crate) async fn coach_reservations(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<axum::Json<Vec<CourtReservation>>, ApiError> {
+    let message = pb::ListCoachReservationsRequest {};
+    let reply = call::read!(state, gym.list_coach_reservations, Some(&session), message).await?;
+    Ok(axum::Json(
+        with_names(&state, &session, reply.reservations).await?,
+    ))
+}
+
+/// Request open court availability (coach). The request starts pending.
+#[utoipa::path(post, path = "/coach/court-reservations", tag = "gym", request_body = ReservationBody,
+    responses((status = 201, description = "Requested, pending the gym's approval", body = CourtReservation),
+              (status = 409, description = "Already reserved or in the past", body = crate::error::ErrorBody)))]
+pub(crate) async fn request_reservation(
+    State(state): State<AppState>,
+    session: Session,
+    Json(body): Json<ReservationBody>,
+) -> Result<(StatusCode, axum::Json<CourtReservation>), ApiError> {
+    let message = pb::CreateCourtReservationRequest {
+        availability_id: body.availability_id,
+    };
+    let reply = call::write!(state, gym.create_court_reservation, Some(&session), message).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(one(&state, &session, reply.reservation).await?),
+    ))
+}
+
+/// Cancel one of the signed-in coach's pending requests.
+#[utoipa::path(delete, path = "/coach/court-reservations/{reservation_id}", tag = "gym",
+    params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
+    responses((status = 204, description = "Cancelled")))]
+pub(crate) async fn cancel_reservation(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(reservation_id): PathId,
+) -> Result<StatusCode, ApiError> {
+    let message = pb::CancelCourtReservationRequest { reservation_id };
+    call::write!(state, gym.cancel_court_reservation, Some(&session), message).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -2,16 +2,14 @@
 //! whether coaching-svc answers at all (for `/readyz`).
 //!
 //! The transport is made once over every endpoint `COACHING_URL` names (balanced per call, see
-//! [`proto::balance`]) and connects lazily, so start order does not matter; every call has a
+//! [`platform::balance`]) and connects lazily, so start order does not matter; every call has a
 //! deadline and carries the caller's own `authorization` and the trace context.
 
 use std::time::Duration;
 
 use anyhow::Context;
-use proto::{
-    balance::{Balanced, Options},
-    coaching::v1::{GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient},
-};
+use platform::balance::{Balanced, Options};
+use proto::coaching::v1::{GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
 use tonic::{
     Code, Request,
     metadata::{AsciiMetadataValue, MetadataValue},
@@ -43,10 +41,10 @@ impl Coaching {
     /// that connects on first use; each call waits at most `deadline`.
     pub fn connect_lazy(url: &str, deadline: Duration, resolve_interval: Duration) -> anyhow::Result<Self> {
         // The transport registers its per-endpoint series as it is made.
-        proto::server::metrics_handle();
+        platform::ops::metrics_handle();
         let options = Options::new("coaching").resolve_interval(resolve_interval);
         let channel =
-            proto::balance::channel(url, options).with_context(|| format!("COACHING_URL {url:?}"))?;
+            platform::balance::channel(url, options).with_context(|| format!("COACHING_URL {url:?}"))?;
         Ok(Self { channel, deadline })
     }
 
@@ -95,7 +93,7 @@ impl Coaching {
         if let Some(value) = authorization {
             request.metadata_mut().insert("authorization", value);
         }
-        proto::telemetry::inject(request.metadata_mut());
+        platform::telemetry::inject(request.metadata_mut());
         Ok(CoachingClient::new(self.channel.clone())
             .get_slot(request)
             .await?

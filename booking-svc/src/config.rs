@@ -2,7 +2,7 @@
 
 use std::{net::SocketAddr, time::Duration};
 
-use proto::config::{ConfigError, Env};
+use platform::config::{ConfigError, Env};
 
 #[derive(Clone, Debug)]
 pub struct Config {

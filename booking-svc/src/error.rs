@@ -36,8 +36,8 @@ impl From<Error> for Status {
             Error::Transition(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
             Error::Unavailable(m) => Status::unavailable(m),
-            Error::Database(e) => proto::database::status(&e, "booking"),
-            Error::Other(e) => proto::status::internal(e),
+            Error::Database(e) => platform::database::status(&e, "booking"),
+            Error::Other(e) => platform::status::internal(e),
         }
     }
 }

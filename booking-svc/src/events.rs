@@ -2,7 +2,7 @@
 //! that role are cancelled, so their slots are free again. Each event is applied once: its id is
 //! recorded in `booking.processed_event` in the same transaction as its effect.
 
-use proto::{
+use platform::{
     auth::Role,
     events::{Envelope, Event},
 };

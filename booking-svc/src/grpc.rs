@@ -1,10 +1,8 @@
 //! The booking.v1 service: proto → domain → store → proto, nothing else.
 
 use chrono::Utc;
-use proto::{
-    auth::{self, Caller, Role},
-    booking::v1::{self as pb, booking_server},
-};
+use platform::auth::{self, Caller, Role};
+use proto::booking::v1::{self as pb, booking_server};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;

@@ -2,11 +2,11 @@ use booking_svc::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = proto::telemetry::init("booking-svc");
+    let telemetry = platform::telemetry::init("booking-svc");
     let result = async {
         build(Config::from_env()?)
             .await?
-            .run_until(proto::shutdown_signal())
+            .run_until(platform::shutdown_signal())
             .await
     }
     .await;

@@ -1,5 +1,5 @@
 //! The slots booking-svc has read from coaching-svc, remembered while coaching's change stamp
-//! ([`proto::stamps`]) reads the same.
+//! ([`platform::stamps`]) reads the same.
 //!
 //! Every booking needs its slot's times and place, and most slots are booked again and again (a
 //! weekly slot on every week's date). Asking coaching-svc each time costs a gRPC round trip and
@@ -17,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use proto::stamps::Stamp;
+use platform::stamps::Stamp;
 use tokio::sync::OnceCell;
 use tonic::metadata::AsciiMetadataValue;
 

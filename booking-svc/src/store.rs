@@ -6,7 +6,8 @@
 //! migration), mapped to [`Error::Conflict`] by constraint name.
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use sqlx::{PgExecutor, PgPool, postgres::PgDatabaseError};
+use platform::database::{Violation, violated};
+use sqlx::{PgExecutor, PgPool};
 use uuid::Uuid;
 
 use crate::{
@@ -53,22 +54,13 @@ pub struct NewBooking<'a> {
 const SLOT_TAKEN: &str = "booking_active_slot_key";
 const OVERLAP: &str = "booking_no_overlap_excl";
 
-fn pg_error(error: &sqlx::Error) -> Option<&PgDatabaseError> {
-    error
-        .as_database_error()
-        .and_then(|e| e.try_downcast_ref::<PgDatabaseError>())
-}
-
-/// A violation (`code`) of `constraint`, if that is what `error` is.
-fn is_violation(error: &sqlx::Error, code: &str, constraint: &str) -> bool {
-    pg_error(error).is_some_and(|e| e.code() == code && e.constraint() == Some(constraint))
-}
-
 /// Two inserts that conflict on the exclusion constraint at the same instant can each wait for
 /// the other; PostgreSQL then aborts one of them with a deadlock, and retrying it meets the
 /// winner's committed row, which is an ordinary violation.
 fn is_deadlock(error: &sqlx::Error) -> bool {
-    pg_error(error).is_some_and(|e| e.code() == "40P01")
+    error
+        .as_database_error()
+        .is_some_and(|e| e.code().as_deref() == Some("40P01"))
 }
 
 /// Inserts a pending booking, or says the slot (or an overlapping time of that coach) is taken.
@@ -99,12 +91,12 @@ pub async fn insert_booking(db: &PgPool, booking: &NewBooking<'_>) -> Result<Boo
         match result {
             Ok(row) => return Ok(row),
             Err(e) if is_deadlock(&e) && attempts < 5 => continue,
-            Err(e) if is_violation(&e, "23505", SLOT_TAKEN) => {
+            Err(e) if violated(&e, Violation::Unique, SLOT_TAKEN) => {
                 return Err(Error::Conflict(
                     "This slot is already booked for that date. Please choose another date or slot.".into(),
                 ));
             }
-            Err(e) if is_violation(&e, "23P01", OVERLAP) => {
+            Err(e) if violated(&e, Violation::Exclusion, OVERLAP) => {
                 return Err(Error::Conflict(
                     "The coach already has a booking that overlaps this time on that date. \
                      Please choose another date or slot."

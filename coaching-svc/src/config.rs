@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use proto::config::{ConfigError, Env};
+use platform::config::{ConfigError, Env};
 
 /// Everything coaching-svc reads from the environment.
 #[derive(Clone, Debug)]

@@ -29,8 +29,8 @@ impl From<Error> for Status {
             Error::NotFound(m) => Status::not_found(m),
             Error::Conflict(m) => Status::already_exists(m),
             Error::Forbidden(m) => Status::permission_denied(m),
-            Error::Database(e) => proto::database::status(&e, "coaching"),
-            Error::Other(e) => proto::status::internal(e),
+            Error::Database(e) => platform::database::status(&e, "coaching"),
+            Error::Other(e) => platform::status::internal(e),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! Each event is applied at most once: its id is recorded in `coaching.processed_event` in the
 //! same transaction as its effect, so a redelivery changes nothing.
 
-use proto::{
+use platform::{
     auth::Role,
     events::{Envelope, Event},
 };

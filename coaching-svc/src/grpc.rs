@@ -9,10 +9,8 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use proto::{
-    auth::{self, Role},
-    coaching::v1::{self as pb, coaching_server::Coaching},
-};
+use platform::auth::{self, Role};
+use proto::coaching::v1::{self as pb, coaching_server::Coaching};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 

@@ -1,7 +1,8 @@
 //! coaching's queries: one function per statement, schema-qualified, taking any executor.
 
 use chrono::{NaiveDate, NaiveTime};
-use sqlx::{FromRow, PgExecutor, Row, postgres::PgDatabaseError};
+use platform::database::{Violation, violated};
+use sqlx::{FromRow, PgExecutor, Row};
 use uuid::Uuid;
 
 use crate::{
@@ -100,12 +101,6 @@ macro_rules! listing_locations {
     };
 }
 
-/// The database error's code and constraint, if it is one.
-fn violation(error: &sqlx::Error) -> Option<(String, String)> {
-    let e = error.as_database_error()?.try_downcast_ref::<PgDatabaseError>()?;
-    Some((e.code().to_owned(), e.constraint()?.to_owned()))
-}
-
 /// The coach's profile, if they have one.
 pub async fn profile(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<ProfileRow>, Error> {
     Ok(sqlx::query_as::<_, ProfileRow>(concat!(
@@ -136,11 +131,12 @@ pub async fn insert_profile(
     .bind(fields.years_experience)
     .fetch_one(db)
     .await
-    .map_err(|e| match violation(&e) {
-        Some((code, constraint)) if code == "23505" && constraint == "coach_profile_pkey" => {
+    .map_err(|e| {
+        if violated(&e, Violation::Unique, "coach_profile_pkey") {
             Error::Conflict("you already have a coach profile; edit it instead".into())
+        } else {
+            e.into()
         }
-        _ => e.into(),
     })
 }
 
@@ -252,11 +248,12 @@ pub async fn insert_slot(db: impl PgExecutor<'_>, coach_id: Uuid, slot: &NewSlot
     .bind(slot.location_id)
     .fetch_one(db)
     .await
-    .map_err(|e| match violation(&e) {
-        Some((code, constraint)) if code == "23503" && constraint == "slot_location_is_own" => {
+    .map_err(|e| {
+        if violated(&e, Violation::ForeignKey, "slot_location_is_own") {
             Error::Invalid("location_id must be one of your own locations".into())
+        } else {
+            e.into()
         }
-        _ => e.into(),
     })
 }
 

@@ -1,11 +1,12 @@
-//! The token check every non-public route passes: signature and claims (`proto::auth`), then
+//! The token check every non-public route passes: signature and claims (`platform::auth`), then
 //! revocation — a logged-out token, a deleted user, or a user whose role or password changed
 //! since the token was issued. Redis holds the revocation cache every replica shares; when a
 //! key is missing or Redis is down, identity-svc (the truth) is asked.
 
 use std::sync::Arc;
 
-use proto::{auth::Claims, identity::v1::CheckTokenRequest};
+use platform::auth::Claims;
+use proto::identity::v1::CheckTokenRequest;
 
 use crate::{
     call, error::ApiError, extract::Session, memo::Stamps, redis_store::TokenState, state::AppState,

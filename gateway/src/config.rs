@@ -2,7 +2,7 @@
 
 use std::{fmt, net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
 
-use proto::{
+use platform::{
     balance::Resolve,
     config::{ConfigError, Env},
 };

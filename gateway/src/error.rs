@@ -1,6 +1,6 @@
 //! The gateway's one error type: every error body is `{"detail": "..."}`.
 //!
-//! gRPC statuses map through the one table in `proto::status`; 4xx details come from the service
+//! gRPC statuses map through the one table in `platform::status`; 4xx details come from the service
 //! (they are written for people), 5xx details are fixed while the cause goes to the log.
 
 use axum::{
@@ -75,7 +75,7 @@ impl ApiError {
         let code = if from_transport {
             StatusCode::SERVICE_UNAVAILABLE
         } else {
-            StatusCode::from_u16(proto::status::http_status(status.code()))
+            StatusCode::from_u16(platform::status::http_status(status.code()))
                 .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
         };
         if code == StatusCode::SERVICE_UNAVAILABLE {

@@ -8,7 +8,7 @@ use axum::{
     extract::{FromRequest, FromRequestParts, Request, rejection::JsonRejection},
     http::{StatusCode, request::Parts},
 };
-use proto::auth::Caller;
+use platform::auth::Caller;
 use serde::de::{
     Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor, value::MapAccessDeserializer,
 };

@@ -148,11 +148,11 @@ impl Server {
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let shutdown = shutdown.shared();
         let state = self.state.clone();
-        let ready: proto::server::ReadyCheck = Arc::new(move || {
+        let ready: platform::ops::ReadyCheck = Arc::new(move || {
             let state = state.clone();
             async move { ready(&state).await }.boxed()
         });
-        let ops = tokio::spawn(proto::server::serve_ops(
+        let ops = tokio::spawn(platform::ops::serve_ops(
             self.ops_listener,
             ready,
             shutdown.clone(),

@@ -2,11 +2,11 @@ use gateway::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = proto::telemetry::init("gateway");
+    let telemetry = platform::telemetry::init("gateway");
     let result = async {
         build(Config::from_env()?)
             .await?
-            .run_until(proto::shutdown_signal())
+            .run_until(platform::shutdown_signal())
             .await
     }
     .await;

@@ -3,7 +3,7 @@
 //! calls to the services and PostgreSQL.
 //!
 //! Each entry is keyed by what was asked (a route and its id) and stamped with the change stamps
-//! of the contexts its data came from ([`proto::stamps`]): it is served only while those stamps
+//! of the contexts its data came from ([`platform::stamps`]): it is served only while those stamps
 //! read the same, and never after [`MAX_AGE`]. Only answers that are the same for every caller
 //! the route admits are remembered; the route's role gate still runs on every request.
 
@@ -18,7 +18,7 @@ use axum::{
     http::{HeaderValue, header},
     response::{IntoResponse, Response},
 };
-use proto::stamps::Context;
+use platform::stamps::Context;
 use serde::Serialize;
 
 use crate::error::ApiError;

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use proto::{identity::v1::GetUsersRequest, stamps::Context};
+use platform::stamps::Context;
+use proto::identity::v1::GetUsersRequest;
 
 use crate::{call, error::ApiError, extract::Session, state::AppState};
 

@@ -24,7 +24,7 @@ pub async fn observe(request: Request, next: Next) -> Response {
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| "unmatched".to_owned());
     let method = request.method().as_str().to_owned();
-    let span = proto::telemetry::http_span(&request, &route);
+    let span = platform::telemetry::http_span(&request, &route);
     let started = Instant::now();
     let response =
         match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request).instrument(span.clone())).await {

@@ -165,7 +165,7 @@ mod tests {
     use crate::{AppState, Config};
 
     fn state() -> AppState {
-        let (_, public) = proto::auth::generate_keypair();
+        let (_, public) = platform::auth::generate_keypair();
         let nowhere = "http://127.0.0.1:1".to_owned();
         AppState::new(Config {
             listen_addr: ([127, 0, 0, 1], 0).into(),
@@ -181,7 +181,7 @@ mod tests {
             auth_rate_limit_per_minute: 1,
             auth_rate_limit_per_email_per_minute: 1,
             grpc_deadline: Duration::from_secs(1),
-            grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
             resolver: None,
         })
         .expect("a state")

@@ -1,5 +1,5 @@
 //! The gateway's use of Redis: token revocation lookups, the change stamps that say whether what
-//! the gateway remembers is current ([`proto::stamps`]), and the shared rate-limit counters.
+//! the gateway remembers is current ([`platform::stamps`]), and the shared rate-limit counters.
 //!
 //! Redis is a cache and a counter here, never the truth: every operation has a short timeout,
 //! and when Redis is down the caller falls back (revocation asks identity-svc; rate limits fail
@@ -7,7 +7,7 @@
 
 use std::{sync::LazyLock, time::Duration};
 
-use proto::{
+use platform::{
     redis_link::{RedisDown, RedisLink},
     stamps::{self, Context},
 };
@@ -145,7 +145,7 @@ impl RedisStore {
     /// left in the window when one is, `None` when every bucket still has room. One round trip:
     /// a sign-in counts against its address and its email at once.
     pub async fn hit(&self, buckets: &[(String, u32)]) -> Result<Option<u64>, RedisDown> {
-        let now = proto::auth::now_secs().max(0) as u64;
+        let now = platform::auth::now_secs().max(0) as u64;
         let window = now / 60;
         let mut invocation = COUNT_HITS.prepare_invoke();
         for (bucket, _) in buckets {

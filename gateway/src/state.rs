@@ -1,15 +1,13 @@
 //! What every handler shares: one balanced client transport per service (every endpoint its
-//! `*_URL` names, see [`proto::balance`]), the token verifier, the Redis handle and the
+//! `*_URL` names, see [`platform::balance`]), the token verifier, the Redis handle and the
 //! configuration. Cheap to clone.
 
 use std::{ops::Deref, sync::Arc};
 
+use platform::balance::{Balanced, Options};
 use proto::{
-    balance::{Balanced, Options},
-    booking::v1::booking_client::BookingClient,
-    coaching::v1::coaching_client::CoachingClient,
-    gym::v1::gym_client::GymClient,
-    identity::v1::identity_client::IdentityClient,
+    booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient,
+    gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient,
 };
 use tokio::sync::Semaphore;
 
@@ -23,7 +21,7 @@ pub struct AppState(Arc<Inner>);
 
 pub struct Inner {
     pub config: Config,
-    pub verifier: proto::auth::TokenVerifier,
+    pub verifier: platform::auth::TokenVerifier,
     pub identity: IdentityClient<Balanced>,
     pub coaching: CoachingClient<Balanced>,
     pub booking: BookingClient<Balanced>,
@@ -55,14 +53,14 @@ fn channel(service: &'static str, url: &str, config: &Config) -> anyhow::Result<
         },
         None => options,
     };
-    Ok(proto::balance::channel(url, options)?)
+    Ok(platform::balance::channel(url, options)?)
 }
 
 impl AppState {
     pub fn new(config: Config) -> anyhow::Result<Self> {
-        let verifier = proto::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
+        let verifier = platform::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
         // The transports register their per-endpoint series as they are made.
-        proto::server::metrics_handle();
+        platform::ops::metrics_handle();
         let identity = channel("identity", &config.identity_url, &config)?;
         let coaching = channel("coaching", &config.coaching_url, &config)?;
         let booking = channel("booking", &config.booking_url, &config)?;
@@ -91,7 +89,7 @@ impl AppState {
     pub fn request<T>(&self, session: Option<&Session>, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         request.set_timeout(self.config.grpc_deadline);
-        proto::telemetry::inject(request.metadata_mut());
+        platform::telemetry::inject(request.metadata_mut());
         if let Some(session) = session
             && let Ok(value) = format!("Bearer {}", session.token).parse()
         {

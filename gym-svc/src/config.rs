@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use proto::config::{ConfigError, Env};
+use platform::config::{ConfigError, Env};
 
 /// Everything gym-svc needs to start.
 #[derive(Clone, Debug)]

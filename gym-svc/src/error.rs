@@ -33,8 +33,8 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Precondition(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
-            Error::Database(e) => proto::database::status(&e, "gym"),
-            Error::Other(e) => proto::status::internal(e),
+            Error::Database(e) => platform::database::status(&e, "gym"),
+            Error::Other(e) => platform::status::internal(e),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! transaction as its effect, and a redelivered event is skipped.
 
 use chrono::Utc;
-use proto::{
+use platform::{
     auth::Role,
     events::{Envelope, Event},
 };

@@ -4,10 +4,8 @@
 use std::str::FromStr;
 
 use chrono::{NaiveDate, Utc};
-use proto::{
-    auth::{self, Caller, Role},
-    gym::v1::{self as pb, gym_server::Gym},
-};
+use platform::auth::{self, Caller, Role};
+use proto::gym::v1::{self as pb, gym_server::Gym};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;

@@ -6,8 +6,9 @@
 //! coach names are not kept here: the gateway resolves `coach_id`s with identity's GetUsers in one
 //! batch.
 //!
-//! `build` connects, migrates and binds; [`Server::run_until`] serves gRPC (with
-//! `grpc.health.v1`), the ops port and the event consumer until the shutdown future resolves.
+//! `build` connects, migrates and binds on the shared host ([`platform::host`]);
+//! [`Host::run_until`] serves gRPC, the ops port and the event consumer until the shutdown future
+//! resolves.
 
 mod config;
 mod domain;
@@ -16,131 +17,52 @@ mod events;
 mod grpc;
 mod store;
 
-use std::{future::Future, time::Duration};
+use std::time::Duration;
 
 use anyhow::Context;
-use futures::FutureExt;
-use proto::{
-    auth::{AuthInterceptor, TokenVerifier},
+use platform::{
+    auth::TokenVerifier,
     events::Consumer,
-    gym::v1::gym_server::GymServer,
+    host::{Host, Pool, open_database},
     redis_link::RedisLink,
-    server::{GrpcMetricsLayer, RenewStampLayer},
     stamps::{self, Stamp},
 };
-use sqlx::PgPool;
-use tokio::net::TcpListener;
+use proto::gym::v1::gym_server::GymServer;
 
 pub use config::Config;
 
-/// A built, bound, not yet serving gym-svc.
-pub struct Server {
-    listener: TcpListener,
-    ops_listener: TcpListener,
-    service: grpc::GymService,
-    verifier: TokenVerifier,
-    redis: redis::Client,
-    /// Renewed after every change this service makes ([`proto::stamps`]).
-    stamp: Stamp,
-    consumer: Consumer,
-}
+/// A built, bound, not yet serving gym-svc: [`Host::port`], [`Host::ops_port`],
+/// [`Host::run_until`].
+pub type Server = Host<GymServer<grpc::GymService>>;
 
 /// How long an RPC may wait to renew the change stamp.
 const STAMP_WRITE_LIMIT: Duration = Duration::from_millis(100);
+
+const POOL: Pool = Pool {
+    max_connections: 10,
+    acquire_timeout: Duration::from_secs(5),
+};
 
 /// Connects to PostgreSQL, applies the migrations and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    // Renewed after every change this service makes ([`platform::stamps`]).
     let stamp = Stamp::new(
         RedisLink::new(&config.redis_url, STAMP_WRITE_LIMIT).context("REDIS_URL")?,
         &config.redis_namespace,
         stamps::Context::Gym,
     );
-    let db = connect(&config.database_url).await?;
-    sqlx::migrate!()
-        .run(&db)
-        .await
-        .context("running gym migrations")?;
-    let listener = TcpListener::bind(config.listen_addr)
-        .await
-        .context("binding the gRPC port")?;
-    let ops_listener = TcpListener::bind(config.ops_addr)
-        .await
-        .context("binding the ops port")?;
-    Ok(Server {
-        listener,
-        ops_listener,
-        service: grpc::GymService { db },
-        verifier,
-        redis,
-        stamp,
-        consumer: Consumer::new(&config.redis_namespace, "gym-svc"),
-    })
-}
-
-async fn connect(url: &str) -> anyhow::Result<PgPool> {
-    proto::database::connect(url, 10, Duration::from_secs(5))
-        .await
-        .context("connecting to PostgreSQL")
-}
-
-impl Server {
-    /// The gRPC port (tests bind port 0).
-    pub fn port(&self) -> u16 {
-        self.listener.local_addr().map(|a| a.port()).unwrap_or_default()
-    }
-
-    /// The ops port (`/metrics`, `/livez`, `/readyz`).
-    pub fn ops_port(&self) -> u16 {
-        self.ops_listener
-            .local_addr()
-            .map(|a| a.port())
-            .unwrap_or_default()
-    }
-
-    /// Serves until `shutdown` resolves, then drains in-flight calls and stops consuming events.
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let shutdown = shutdown.shared();
-        // What gateways remember may predate changes made while this replica was down.
-        self.stamp.renew().await;
-        let (reporter, health) = proto::server::health_reporter();
-        reporter.set_serving::<GymServer<grpc::GymService>>().await;
-
-        let ops = tokio::spawn(proto::server::serve_ops(
-            self.ops_listener,
-            proto::database::ready_check(self.service.db.clone()),
-            shutdown.clone(),
-        ));
-
-        let (db, stamp) = (self.service.db.clone(), self.stamp.clone());
-        let consumer = tokio::spawn(async move {
-            proto::events::consume(self.redis, &self.consumer, |envelope| {
-                let (db, stamp) = (db.clone(), stamp.clone());
-                async move {
-                    let applied = events::apply(&db, envelope).await;
-                    stamp.renew().await;
-                    applied
-                }
-            })
-            .await;
-        });
-
-        let served = tonic::transport::Server::builder()
-            .trace_fn(proto::telemetry::grpc_span)
-            .layer(GrpcMetricsLayer)
-            .layer(RenewStampLayer(self.stamp.clone()))
-            .add_service(health)
-            .add_service(GymServer::with_interceptor(
-                self.service,
-                AuthInterceptor::new(self.verifier),
-            ))
-            .serve_with_incoming_shutdown(proto::server::incoming(self.listener), shutdown)
-            .await
-            .context("serving gRPC");
-        consumer.abort();
-        served?;
-        ops.await??;
-        Ok(())
-    }
+    let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "gym").await?;
+    let service = GymServer::new(grpc::GymService { db: db.clone() });
+    Ok(
+        Host::bind(service, config.listen_addr, config.ops_addr, verifier, &db)
+            .await?
+            .stamp(stamp)
+            .consume(
+                redis,
+                Consumer::new(&config.redis_namespace, "gym-svc"),
+                |db, envelope| async move { events::apply(&db, envelope).await },
+            ),
+    )
 }

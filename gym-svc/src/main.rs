@@ -2,11 +2,11 @@ use gym_svc::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = proto::telemetry::init("gym-svc");
+    let telemetry = platform::telemetry::init("gym-svc");
     let result = async {
         build(Config::from_env()?)
             .await?
-            .run_until(proto::shutdown_signal())
+            .run_until(platform::shutdown_signal())
             .await
     }
     .await;

@@ -5,7 +5,8 @@
 //! read time; coach names are never stored here (the gateway resolves them from identity-svc).
 
 use chrono::{NaiveDate, NaiveTime};
-use sqlx::{PgExecutor, postgres::PgDatabaseError};
+use platform::database::{Violation, violated};
+use sqlx::PgExecutor;
 use uuid::Uuid;
 
 use crate::{
@@ -133,24 +134,6 @@ macro_rules! reservation_select {
     };
 }
 
-/// The PostgreSQL error code and constraint of `error`, if it is a database error.
-fn violation(error: &sqlx::Error) -> Option<(&str, Option<&str>)> {
-    error
-        .as_database_error()
-        .and_then(|e| e.try_downcast_ref::<PgDatabaseError>())
-        .map(|e| (e.code(), e.constraint()))
-}
-
-/// A unique violation of `constraint`, if that is what `error` is.
-pub fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
-    violation(error) == Some(("23505", Some(constraint)))
-}
-
-/// An exclusion violation of `constraint`, if that is what `error` is.
-pub fn is_exclusion_violation(error: &sqlx::Error, constraint: &str) -> bool {
-    violation(error) == Some(("23P01", Some(constraint)))
-}
-
 // Profiles.
 
 pub async fn profile(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Option<ProfileRow>, Error> {
@@ -178,7 +161,7 @@ pub async fn insert_profile(
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if is_unique_violation(&e, "gym_profile_pkey") {
+        if violated(&e, Violation::Unique, "gym_profile_pkey") {
             Error::Conflict("this gym already has a profile; update it instead".into())
         } else {
             e.into()
@@ -363,7 +346,7 @@ pub async fn insert_availability(
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if is_exclusion_violation(&e, "court_availability_no_overlap") {
+        if violated(&e, Violation::Exclusion, "court_availability_no_overlap") {
             Error::Conflict("this court already has availability overlapping that time".into())
         } else {
             e.into()
@@ -500,7 +483,7 @@ pub async fn insert_reservation(
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if is_unique_violation(&e, "court_reservation_one_pending_per_coach") {
+        if violated(&e, Violation::Unique, "court_reservation_one_pending_per_coach") {
             Error::Conflict("you already have a pending request for this court time".into())
         } else {
             e.into()
@@ -577,7 +560,7 @@ pub async fn set_reservation_status(
         .execute(db)
         .await
         .map_err(|e| {
-            if is_unique_violation(&e, "court_reservation_one_approved") {
+            if violated(&e, Violation::Unique, "court_reservation_one_approved") {
                 Error::Precondition("this court time is already reserved".into())
             } else {
                 e.into()

@@ -2,7 +2,7 @@
 
 use std::{fmt, net::SocketAddr};
 
-use proto::config::{ConfigError, Env};
+use platform::config::{ConfigError, Env};
 
 /// The first admin, created at start when no admin exists.
 #[derive(Clone)]

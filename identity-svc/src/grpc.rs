@@ -5,12 +5,12 @@
 use std::{str::FromStr, sync::Arc};
 
 use futures::{StreamExt, TryStreamExt, stream::BoxStream};
-use proto::{
+use platform::{
     auth::{self, Caller, Role, TokenSigner},
     events::{Envelope, Event},
-    identity::v1::{self as pb, identity_server::Identity},
     stamps::Stamp,
 };
+use proto::identity::v1::{self as pb, identity_server::Identity};
 use sqlx::PgPool;
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
@@ -43,7 +43,7 @@ pub struct IdentityService {
     /// Notified after a commit that wrote to the outbox.
     pub outbox_wake: Arc<Notify>,
     /// Renewed after a user's name or role changes or the user is deleted: gateways remember
-    /// names ([`proto::stamps`]).
+    /// names ([`platform::stamps`]).
     pub names_stamp: Stamp,
 }
 

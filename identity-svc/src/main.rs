@@ -2,11 +2,11 @@ use identity_svc::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = proto::telemetry::init("identity-svc");
+    let telemetry = platform::telemetry::init("identity-svc");
     let result = async {
         build(Config::from_env()?)
             .await?
-            .run_until(proto::shutdown_signal())
+            .run_until(platform::shutdown_signal())
             .await
     }
     .await;

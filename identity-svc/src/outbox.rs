@@ -15,7 +15,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use proto::{
+use platform::{
     events::{Envelope, publish},
     redis_link::RedisLink,
 };
@@ -49,7 +49,7 @@ enum RelayError {
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error("redis: {0}")]
-    Redis(#[from] proto::redis_link::RedisDown),
+    Redis(#[from] platform::redis_link::RedisDown),
 }
 
 impl Relay {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-use proto::redis_link::RedisLink;
+use platform::redis_link::RedisLink;
 
 /// How long an RPC may wait for a cache write.
 pub const WRITE_LIMIT: Duration = Duration::from_millis(100);
@@ -76,7 +76,7 @@ impl Revocations {
 
     /// The token `jti`, valid until `exp` (Unix seconds), was logged out.
     pub async fn token_revoked(&self, jti: Uuid, exp: i64) {
-        let ttl = exp - proto::auth::now_secs();
+        let ttl = exp - platform::auth::now_secs();
         if ttl <= 0 {
             return;
         }

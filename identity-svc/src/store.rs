@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use futures::Stream;
-use sqlx::{PgConnection, PgExecutor, postgres::PgDatabaseError};
+use platform::database::{Violation, violated};
+use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::{
@@ -43,18 +44,6 @@ macro_rules! user_columns {
     };
 }
 
-/// A unique violation of `constraint`, if that is what `error` is.
-pub fn is_unique_violation(error: &sqlx::Error, constraint: &str) -> bool {
-    is_violation(error, "23505", constraint)
-}
-
-fn is_violation(error: &sqlx::Error, code: &str, constraint: &str) -> bool {
-    error
-        .as_database_error()
-        .and_then(|e| e.try_downcast_ref::<PgDatabaseError>())
-        .is_some_and(|e| e.code() == code && e.constraint() == Some(constraint))
-}
-
 pub async fn insert_user(db: impl PgExecutor<'_>, user: NewUser<'_>) -> Result<UserRow, Error> {
     sqlx::query_as::<_, UserRow>(concat!(
         "insert into identity.app_user (user_id, email, password_hash, full_name, phone, role)
@@ -70,7 +59,7 @@ pub async fn insert_user(db: impl PgExecutor<'_>, user: NewUser<'_>) -> Result<U
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if is_unique_violation(&e, "app_user_email_key") {
+        if violated(&e, Violation::Unique, "app_user_email_key") {
             Error::Conflict(EMAIL_TAKEN.into())
         } else {
             e.into()
@@ -252,7 +241,7 @@ pub async fn update_user(
     .fetch_one(tx)
     .await
     .map_err(|e| {
-        if is_unique_violation(&e, "app_user_email_key") {
+        if violated(&e, Violation::Unique, "app_user_email_key") {
             Error::Conflict(EMAIL_TAKEN.into())
         } else {
             e.into()
@@ -354,9 +343,9 @@ pub async fn insert_client_profile(
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if is_unique_violation(&e, "client_profile_pkey") {
+        if violated(&e, Violation::Unique, "client_profile_pkey") {
             Error::Conflict("you already have a profile; update it instead".into())
-        } else if is_violation(&e, "23503", "client_profile_user_id_fkey") {
+        } else if violated(&e, Violation::ForeignKey, "client_profile_user_id_fkey") {
             Error::Unauthenticated("this account no longer exists".into())
         } else {
             e.into()
@@ -432,7 +421,10 @@ pub async fn user_with_profile(
 }
 
 /// Records an event in the outbox; call it in the transaction that makes the change.
-pub async fn insert_outbox(tx: &mut PgConnection, envelope: &proto::events::Envelope) -> Result<(), Error> {
+pub async fn insert_outbox(
+    tx: &mut PgConnection,
+    envelope: &platform::events::Envelope,
+) -> Result<(), Error> {
     let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
     sqlx::query("insert into identity.outbox (event_id, payload) values ($1, $2::jsonb)")
         .bind(envelope.event_id)

@@ -1,48 +1,7 @@
-//! Courtside's gRPC contract (generated from `proto/*/v1/*.proto`) and the few things every
-//! process must agree on: token claims and their verification ([`auth`]), the one gRPC-status ↔
-//! HTTP table ([`status`]), telemetry set-up ([`telemetry`]) and the cross-context events
-//! ([`events`]).
-//!
-//! The `client` and `server` features gate the generated stubs, so the gateway compiles clients
-//! and each service its server.
-
-pub mod auth;
-#[cfg(feature = "balance")]
-pub mod balance;
-pub mod config;
-#[cfg(feature = "database")]
-pub mod database;
-pub mod events;
-pub mod redis_link;
-#[cfg(feature = "server")]
-pub mod server;
-pub mod stamps;
-pub mod status;
-pub mod telemetry;
-#[cfg(feature = "testing")]
-pub mod testing;
-
-/// Resolves on SIGTERM or Ctrl-C: the signal every process drains on.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
-    }
-}
+//! Courtside's gRPC contract, generated from `proto/*/v1/*.proto`: the messages, and the client
+//! and server stubs of the enabled features (`client`, `server`; see `build.rs`), so the gateway
+//! compiles clients and each service its server. What the processes share besides the contract
+//! lives in the `platform` crate beside it (`proto/platform`).
 
 /// identity.v1: users, tokens, client profiles, admin user management.
 pub mod identity {

@@ -24,6 +24,17 @@ async function closeDialog(dialog: Locator) {
   await expect(dialog).toBeHidden();
 }
 
+/** Opens each dialog by the button of that name, checks it, and closes it again. */
+async function checkDialogs(page: Page, owner: string, buttons: string[]) {
+  for (const name of buttons) {
+    await page.getByRole('button', { name, exact: true }).first().tap();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await expectGoodScreen(page, `the ${owner}'s ${name} dialog`);
+    await closeDialog(dialog);
+  }
+}
+
 test.describe('the public pages on a phone', () => {
   test('the landing page, its menu, the login and register forms and the coach directory fit and read well', async ({ page }) => {
     await page.goto('/');
@@ -45,6 +56,10 @@ test.describe('the public pages on a phone', () => {
     await expectGoodScreen(page, '/expert-coaches');
     const directoryMenu = await openMenu(page, '/expert-coaches');
     await expect(directoryMenu.getByRole('link', { name: 'Login / Sign Up' })).toBeVisible();
+
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expectGoodScreen(page, 'the 404 page');
   });
 });
 
@@ -121,13 +136,7 @@ test.describe('a client registers, books and cancels; the coach approves in betw
     const booking = page.getByTestId('booking').filter({ hasText: clientName });
     await expect(booking.getByRole('button', { name: 'Approve' })).toBeVisible();
     await expectGoodScreen(page, '/coach/dashboard');
-    for (const name of ['Edit Profile', 'Add Location', 'Add Availability']) {
-      await page.getByRole('button', { name, exact: true }).first().tap();
-      const dialog = page.getByRole('dialog');
-      await expect(dialog).toBeVisible();
-      await expectGoodScreen(page, `the coach's ${name} dialog`);
-      await closeDialog(dialog);
-    }
+    await checkDialogs(page, 'coach', ['Edit Profile', 'Add Location', 'Add Availability', 'Search Gyms']);
     await booking.getByRole('button', { name: 'Approve' }).tap();
     await expect(page.getByText('Booking approved!')).toBeVisible();
     await expect(booking.getByRole('button', { name: 'Approve' })).toBeHidden();
@@ -161,6 +170,7 @@ test('a gym approves a coach’s court request on a phone', async ({ page, reque
   await expect(pending).toContainText('07:00 - 08:30');
   await expect(page.getByRole('region', { name: 'Court schedule' })).toBeVisible();
   await expectGoodScreen(page, '/gym/dashboard');
+  await checkDialogs(page, 'gym', ['Edit Profile', 'Add Location', 'Add Availability']);
 
   const location = page.getByTestId('gym-location').first();
   await location.getByRole('button', { name: /^Add Court to / }).tap();
@@ -200,6 +210,13 @@ test('the admin edits a user on a phone', async ({ page, request, baseURL }) => 
   await update.tap();
   await expect(page.getByText('User updated successfully')).toBeVisible();
   await expect(row).toContainText(`${user.user.full_name} Renamed`);
+
+  await row.getByRole('button', { name: `Delete ${user.user.full_name} Renamed` }).tap();
+  const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+  await expect(confirm).toContainText(user.user.email);
+  await expectGoodScreen(page, 'the Confirm Deletion dialog');
+  await confirm.getByRole('button', { name: 'Cancel' }).tap();
+  await expect(confirm).toBeHidden();
 
   await page.getByRole('button', { name: 'Create User' }).tap();
   const create = page.getByRole('dialog', { name: 'Create New User' });

@@ -1,7 +1,7 @@
 //! CountBookings: the admin's totals, per user and per week.
 
 use chrono::{Datelike, Days, Utc, Weekday};
-use proto::auth::Role;
+use platform::auth::Role;
 use tonic::Code;
 
 use crate::helpers::{TestApp, expect_code, next};

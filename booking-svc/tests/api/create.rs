@@ -180,9 +180,9 @@ async fn only_a_client_can_book() {
     let monday = next(Weekday::Mon);
 
     for role in [
-        proto::auth::Role::Coach,
-        proto::auth::Role::Gym,
-        proto::auth::Role::Admin,
+        platform::auth::Role::Coach,
+        platform::auth::Role::Gym,
+        platform::auth::Role::Admin,
     ] {
         let refused = app.book(&app.user(role), coach.id, &slot_id, monday).await;
         expect_code(refused, Code::PermissionDenied);

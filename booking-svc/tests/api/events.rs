@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use chrono::Weekday;
-use proto::{
+use platform::{
     auth::Role,
     events::{Envelope, Event},
 };
@@ -23,9 +23,9 @@ async fn publish(app: &TestApp, event_id: Uuid, event: Event) {
         occurred_at: chrono::Utc::now().to_rfc3339(),
         event,
     };
-    proto::events::publish(
+    platform::events::publish(
         &mut conn,
-        &proto::events::stream_key(&app.redis_namespace),
+        &platform::events::stream_key(&app.redis_namespace),
         &envelope,
     )
     .await

@@ -4,13 +4,15 @@
 use std::{net::SocketAddr, time::Duration};
 
 use chrono::{Datelike, NaiveDate, Utc, Weekday};
-use proto::{
+use platform::{
     auth::{Role, TokenSigner},
-    booking::v1::{self as pb, booking_client::BookingClient},
-    coaching::v1::{self as cpb, coaching_client::CoachingClient},
     redis_link::RedisLink,
     stamps::{self, Stamp},
     testing::StatementCounter,
+};
+use proto::{
+    booking::v1::{self as pb, booking_client::BookingClient},
+    coaching::v1::{self as cpb, coaching_client::CoachingClient},
 };
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use tokio::sync::oneshot;
@@ -118,7 +120,7 @@ impl TestApp {
         let database_url = fresh_database().await;
         let redis_namespace = format!("t-booking-{}", Uuid::new_v4().simple());
         let redis_url = REDIS_URL.to_owned();
-        let (private, public) = proto::auth::generate_keypair();
+        let (private, public) = platform::auth::generate_keypair();
         let mut stops = Vec::new();
         let mut coaching_statements = None;
 
@@ -164,7 +166,7 @@ impl TestApp {
             // Generous: the machines tests run on are shared and busy; the deadline itself is
             // not what these tests are about.
             coaching_timeout: Duration::from_secs(15),
-            grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         })
         .await
         .expect("booking-svc builds");

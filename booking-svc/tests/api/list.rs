@@ -2,7 +2,7 @@
 //! time; nobody else has a list.
 
 use chrono::{Days, Weekday};
-use proto::auth::Role;
+use platform::auth::Role;
 use tonic::Code;
 
 use crate::helpers::{TestApp, expect_code, next};

@@ -1,10 +1,10 @@
 //! Identity's events: a coach who is deleted or stops being a coach leaves the directory.
 
-use proto::{
+use platform::{
     auth::Role,
-    coaching::v1 as pb,
     events::{Envelope, Event, publish, stream_key},
 };
+use proto::coaching::v1 as pb;
 use tonic::Code;
 use uuid::Uuid;
 

@@ -3,11 +3,11 @@
 use std::time::Duration;
 
 use chrono::{Days, Utc};
-use proto::{
+use platform::{
     auth::{Role, TokenSigner},
-    coaching::v1::{self as pb, coaching_client::CoachingClient},
     testing::StatementCounter,
 };
+use proto::coaching::v1::{self as pb, coaching_client::CoachingClient};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use tokio::sync::oneshot;
 use tonic::{Code, Request, Status, transport::Channel};
@@ -58,7 +58,7 @@ impl TestApp {
             .await
             .expect("the statement counter");
         let redis_namespace = format!("test-coaching-{}", Uuid::new_v4().simple());
-        let (private, public) = proto::auth::generate_keypair();
+        let (private, public) = platform::auth::generate_keypair();
         let server = coaching_svc::build(coaching_svc::Config {
             // Through the relay, so a test can count what the service asks PostgreSQL.
             database_url: statements.url(&database_url),

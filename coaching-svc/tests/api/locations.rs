@@ -150,7 +150,7 @@ async fn the_location_count_is_the_number_of_a_coachs_locations() {
     let count = app
         .api()
         .count_coach_locations(as_user(
-            &app.user(proto::auth::Role::Admin),
+            &app.user(platform::auth::Role::Admin),
             pb::CountCoachLocationsRequest {
                 coach_id: coach.id.to_string(),
             },

@@ -150,7 +150,7 @@ pub(crate) async fn me(
 #[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
 pub(crate) async fn logout(State(state): State<AppState>, session: Session) -> Result<StatusCode, ApiError> {
     call::write!(state, identity.logout, Some(&session), pb::LogoutRequest {}).await?;
-    let ttl = (session.caller.exp - proto::auth::now_secs()).max(1) as u64;
+    let ttl = (session.caller.exp - platform::auth::now_secs()).max(1) as u64;
     if let Err(down) = state.redis.revoke(&session.caller.jti.to_string(), ttl).await {
         tracing::warn!(error = %down, "logout recorded by identity-svc only; Redis unavailable");
     }

@@ -21,7 +21,7 @@ pub async fn authorize(
         .headers()
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    let token = header.and_then(proto::auth::bearer);
+    let token = header.and_then(platform::auth::bearer);
     if access == Access::Public {
         // A public route ignores credentials, good or bad.
         return Ok(next.run(request).await);

@@ -16,7 +16,7 @@ pub mod gym;
 mod shed;
 
 use axum::{http::Method, middleware};
-use proto::auth::Role;
+use platform::auth::Role;
 use utoipa::openapi::path::Paths;
 use utoipa_axum::{router::UtoipaMethodRouter, routes};
 

@@ -43,7 +43,7 @@ impl Backing {
         conn.execute(sqlx::AssertSqlSafe(format!("create database {name}")))
             .await
             .expect("create test database");
-        let (private_key, public_key) = proto::auth::generate_keypair();
+        let (private_key, public_key) = platform::auth::generate_keypair();
         Backing {
             database_url: format!("postgres://postgres@127.0.0.1:5432/{name}"),
             redis_url: redis_url.to_owned(),
@@ -176,7 +176,7 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         redis_namespace: backing.redis_namespace.clone(),
         coaching_url: coaching_url.to_owned(),
         coaching_timeout: Duration::from_secs(2),
-        grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+        grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
     })
     .await
     .expect("booking-svc builds");
@@ -224,7 +224,7 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
         auth_rate_limit_per_minute: 100_000,
         auth_rate_limit_per_email_per_minute: 100_000,
         grpc_deadline: Duration::from_secs(3),
-        grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+        grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         resolver: None,
     }
 }

@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use proto::{
+use platform::{
     auth::Role,
     balance::FixedResolver,
     events::{Envelope, Event},
@@ -87,7 +87,7 @@ async fn replica(backing: &Backing, coaching: &Process) -> Replica {
 /// How many calls the gateway (this test process) has sent to `endpoint`.
 fn calls_to(endpoint: SocketAddr) -> u64 {
     let label = format!("endpoint=\"{endpoint}\"");
-    proto::server::metrics_handle()
+    platform::ops::metrics_handle()
         .render()
         .lines()
         .filter(|l| {
@@ -132,7 +132,7 @@ async fn scaled(
         },
     );
     config.grpc_resolve_interval = Duration::from_millis(100);
-    config.resolver = resolver.map(|r| Arc::new(r) as Arc<dyn proto::balance::Resolve>);
+    config.resolver = resolver.map(|r| Arc::new(r) as Arc<dyn platform::balance::Resolve>);
     let gateway = Arc::new(mesh::gateway(config).await);
     let (coach, slot_id) = gateway.coach_with_slot().await;
     Scaled {
@@ -376,9 +376,9 @@ async fn an_event_read_by_three_booking_replicas_is_applied_once() {
         .get_multiplexed_async_connection()
         .await
         .expect("Redis is up");
-    let stream = proto::events::stream_key(&mesh.backing.redis_namespace);
+    let stream = platform::events::stream_key(&mesh.backing.redis_namespace);
     for _ in 0..2 {
-        proto::events::publish(&mut conn, &stream, &envelope)
+        platform::events::publish(&mut conn, &stream, &envelope)
             .await
             .expect("published");
     }

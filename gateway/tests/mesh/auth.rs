@@ -73,7 +73,7 @@ mod tokens {
 
     use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
     use jsonwebtoken::{Algorithm, EncodingKey, Header};
-    use proto::auth::{Claims, TokenVerifier};
+    use platform::auth::{Claims, TokenVerifier};
     use reqwest::StatusCode;
 
     use crate::helpers::Mesh;
@@ -126,7 +126,7 @@ mod tokens {
     async fn a_token_whose_payload_was_edited_to_admin_is_refused() {
         let mesh = Mesh::start().await;
         let (token, mut claims) = signed_in(&mesh).await;
-        claims.role = proto::auth::Role::Admin;
+        claims.role = platform::auth::Role::Admin;
         let parts: Vec<&str> = token.split('.').collect();
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&claims).unwrap());
         let forged = format!("{}.{payload}.{}", parts[0], parts[2]);
@@ -140,7 +140,7 @@ mod tokens {
     async fn an_expired_token_is_refused_and_says_so() {
         let mesh = Mesh::start().await;
         let (_, mut claims) = signed_in(&mesh).await;
-        let now = proto::auth::now_secs();
+        let now = platform::auth::now_secs();
         (claims.iat, claims.nbf, claims.exp) = (now - 3600, now - 3600, now - 5);
 
         let detail = refused(&mesh, &mint(&mesh, &claims)).await;
@@ -152,7 +152,7 @@ mod tokens {
     async fn a_token_not_yet_valid_is_refused() {
         let mesh = Mesh::start().await;
         let (_, mut claims) = signed_in(&mesh).await;
-        claims.nbf = proto::auth::now_secs() + 600;
+        claims.nbf = platform::auth::now_secs() + 600;
 
         refused(&mesh, &mint(&mesh, &claims)).await;
     }
@@ -175,7 +175,7 @@ mod tokens {
     async fn an_unsigned_alg_none_token_is_refused() {
         let mesh = Mesh::start().await;
         let (_, mut claims) = signed_in(&mesh).await;
-        claims.role = proto::auth::Role::Admin;
+        claims.role = platform::auth::Role::Admin;
         let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&claims).unwrap());
 
@@ -200,7 +200,7 @@ mod tokens {
     async fn a_token_signed_by_another_key_is_refused() {
         let mesh = Mesh::start().await;
         let (_, claims) = signed_in(&mesh).await;
-        let (other_private, _) = proto::auth::generate_keypair();
+        let (other_private, _) = platform::auth::generate_keypair();
         let key = EncodingKey::from_ed_pem(other_private.as_bytes()).unwrap();
         let token = jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &key).unwrap();
 
@@ -366,7 +366,7 @@ mod sign_up_and_in {
     async fn the_fourth_login_in_a_minute_is_told_to_wait() {
         let mesh = Mesh::start_with(|config| config.auth_rate_limit_per_email_per_minute = 3).await;
         // The limit counts per clock minute: keep the four attempts inside one.
-        let second = proto::auth::now_secs() % 60;
+        let second = platform::auth::now_secs() % 60;
         if second > 50 {
             tokio::time::sleep(std::time::Duration::from_secs((61 - second) as u64)).await;
         }

@@ -79,7 +79,7 @@ impl Mesh {
         let database_url = fresh_database().await;
         let redis_namespace = format!("mesh-{}", Uuid::new_v4().simple());
         let redis_url = "redis://127.0.0.1:6379".to_owned();
-        let (private, public) = proto::auth::generate_keypair();
+        let (private, public) = platform::auth::generate_keypair();
         let mut stops = Vec::new();
 
         let identity = identity_svc::build(identity_svc::Config {
@@ -123,7 +123,7 @@ impl Mesh {
             redis_namespace: redis_namespace.clone(),
             coaching_url: coaching_url.clone(),
             coaching_timeout: Duration::from_secs(2),
-            grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         })
         .await
         .expect("booking-svc builds");
@@ -158,7 +158,7 @@ impl Mesh {
             auth_rate_limit_per_minute: 100_000,
             auth_rate_limit_per_email_per_minute: 100_000,
             grpc_deadline: Duration::from_secs(3),
-            grpc_resolve_interval: proto::balance::DEFAULT_RESOLVE_INTERVAL,
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
             resolver: None,
         };
         customise(&mut config);

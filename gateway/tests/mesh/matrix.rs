@@ -10,7 +10,7 @@
 //! the moment it is added.
 
 use gateway::routes::{Access, Row, rows};
-use proto::auth::Role;
+use platform::auth::Role;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;

@@ -19,7 +19,7 @@ async fn a_request_through_the_gateway_is_one_trace_with_the_services_span() {
     let provider = SdkTracerProvider::builder()
         .with_simple_exporter(exporter.clone())
         .build();
-    let _telemetry = proto::telemetry::init_with("mesh", Some(provider.clone()));
+    let _telemetry = platform::telemetry::init_with("mesh", Some(provider.clone()));
     let mesh = helpers::Mesh::start().await;
     let (token, _) = mesh.register("client").await;
     exporter.reset();

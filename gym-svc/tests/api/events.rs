@@ -2,7 +2,8 @@
 //! pending requests and leaves the directory; a coach that leaves has their pending requests
 //! cancelled; a redelivered event changes nothing.
 
-use proto::{auth::Role, events::Event, gym::v1 as pb};
+use platform::{auth::Role, events::Event};
+use proto::gym::v1 as pb;
 use uuid::Uuid;
 
 use crate::helpers::{Actor, TestApp, eventually, in_days};

@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use chrono::{Days, NaiveDate, Utc};
-use proto::{
+use platform::{
     auth::{Role, TokenSigner},
     events::{Envelope, Event},
-    gym::v1::{self as pb, gym_client::GymClient},
 };
+use proto::gym::v1::{self as pb, gym_client::GymClient};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use tokio::sync::oneshot;
 use tonic::{Request, Status, transport::Channel};
@@ -90,7 +90,7 @@ pub fn days_ago(n: u64) -> String {
 impl TestApp {
     pub async fn spawn() -> TestApp {
         let database_url = fresh_database().await;
-        let (private, public) = proto::auth::generate_keypair();
+        let (private, public) = platform::auth::generate_keypair();
         let redis_namespace = format!("t-gym-{}", Uuid::new_v4().simple());
         let server = gym_svc::build(gym_svc::Config {
             database_url: database_url.clone(),
@@ -148,9 +148,9 @@ impl TestApp {
             occurred_at: Utc::now().to_rfc3339(),
             event,
         };
-        proto::events::publish(
+        platform::events::publish(
             &mut conn,
-            &proto::events::stream_key(&self.redis_namespace),
+            &platform::events::stream_key(&self.redis_namespace),
             &envelope,
         )
         .await

@@ -1,6 +1,7 @@
 //! Gym locations: a gym sees and adds its own; everyone else browses every gym's, with names.
 
-use proto::{auth::Role, gym::v1 as pb};
+use platform::auth::Role;
+use proto::gym::v1 as pb;
 use tonic::Code;
 
 use crate::helpers::TestApp;

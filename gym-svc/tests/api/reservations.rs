@@ -1,7 +1,8 @@
 //! Court reservations: coaches request open court time; the owning gym approves or denies; the
 //! coach cancels their own pending request. Two gyms' or two coaches' data never mix.
 
-use proto::{auth::Role, gym::v1 as pb};
+use platform::auth::Role;
+use proto::gym::v1 as pb;
 use tonic::Code;
 
 use crate::helpers::{TestApp, days_ago, in_days};

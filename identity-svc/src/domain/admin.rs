@@ -1,7 +1,7 @@
 //! The admin's changes to users: what a partial update may change, what it sets in motion (a new
 //! token version, the events other contexts react to), and who may not be deleted.
 
-use proto::{auth::Role, events::Event};
+use platform::{auth::Role, events::Event};
 use uuid::Uuid;
 
 use super::user::{Email, FullName, NewPassword, Phone, parse_role};

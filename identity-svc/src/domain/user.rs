@@ -1,6 +1,6 @@
 //! Parse-don't-validate newtypes for what a user types.
 
-use proto::auth::Role;
+use platform::auth::Role;
 
 use crate::error::Error;
 
@@ -136,7 +136,7 @@ pub fn parse_role(raw: &str) -> Result<Role, Error> {
         return Ok(Role::Client);
     }
     raw.parse()
-        .map_err(|e: proto::auth::UnknownRole| Error::Invalid(e.to_string()))
+        .map_err(|e: platform::auth::UnknownRole| Error::Invalid(e.to_string()))
 }
 
 #[cfg(test)]

@@ -1,9 +1,7 @@
 //! Register, login, me and the tokens the service accepts or refuses.
 
-use proto::{
-    auth::{AUDIENCE, Claims, ISSUER, Role},
-    identity::v1 as pb,
-};
+use platform::auth::{AUDIENCE, Claims, ISSUER, Role};
+use proto::identity::v1 as pb;
 use tonic::Code;
 use uuid::Uuid;
 
@@ -330,8 +328,8 @@ async fn a_tampered_token_is_refused() {
 #[tokio::test]
 async fn a_token_signed_by_another_key_is_refused() {
     let app = TestApp::start().await;
-    let (other_private, _) = proto::auth::generate_keypair();
-    let other = proto::auth::TokenSigner::from_pem(other_private.as_bytes()).unwrap();
+    let (other_private, _) = platform::auth::generate_keypair();
+    let other = platform::auth::TokenSigner::from_pem(other_private.as_bytes()).unwrap();
     let (token, _) = other.issue(Uuid::new_v4(), Role::Admin, 0).unwrap();
 
     let result = app.client().get_me(authed(pb::GetMeRequest {}, &token)).await;
@@ -343,7 +341,7 @@ async fn a_token_signed_by_another_key_is_refused() {
 async fn an_expired_token_is_refused() {
     let app = TestApp::start().await;
     let (_, user) = app.register("client").await;
-    let now = proto::auth::now_secs();
+    let now = platform::auth::now_secs();
     let claims = Claims {
         sub: user.user_id.parse().unwrap(),
         role: Role::Client,

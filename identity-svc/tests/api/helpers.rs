@@ -4,10 +4,8 @@
 use std::{net::SocketAddr, time::Duration};
 
 use identity_svc::{AdminSeed, Config};
-use proto::{
-    auth::{Role, TokenSigner},
-    identity::v1::{self as pb, identity_client::IdentityClient},
-};
+use platform::auth::{Role, TokenSigner};
+use proto::identity::v1::{self as pb, identity_client::IdentityClient};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use tokio::{sync::oneshot, task::JoinHandle};
 use tonic::{Code, Request, Status, transport::Channel};
@@ -59,7 +57,7 @@ pub async fn fresh_database() -> String {
 
 /// A configuration on free ports, a new key pair and namespace, with the seeded admin.
 pub fn config(database_url: &str, redis_url: &str) -> Config {
-    let (private, public) = proto::auth::generate_keypair();
+    let (private, public) = platform::auth::generate_keypair();
     Config {
         database_url: database_url.to_owned(),
         listen_addr: any_port(),
@@ -166,8 +164,8 @@ impl TestApp {
     }
 
     /// The claims of a token this service issued.
-    pub fn claims(&self, token: &str) -> proto::auth::Claims {
-        proto::auth::TokenVerifier::from_pem(self.keys.1.as_bytes())
+    pub fn claims(&self, token: &str) -> platform::auth::Claims {
+        platform::auth::TokenVerifier::from_pem(self.keys.1.as_bytes())
             .expect("the test public key")
             .verify(token)
             .expect("a valid token")
@@ -208,7 +206,7 @@ impl TestApp {
     /// The entries of this test's event stream, oldest first, as JSON envelopes.
     pub async fn stream_events(&self) -> Vec<serde_json::Value> {
         let mut redis = redis_connection().await;
-        let stream = proto::events::stream_key(&self.namespace);
+        let stream = platform::events::stream_key(&self.namespace);
         let reply: redis::streams::StreamRangeReply = redis::cmd("XRANGE")
             .arg(&stream)
             .arg("-")
@@ -220,7 +218,7 @@ impl TestApp {
             .ids
             .iter()
             .map(|entry| {
-                let json: String = entry.get(proto::events::FIELD).expect("an event field");
+                let json: String = entry.get(platform::events::FIELD).expect("an event field");
                 serde_json::from_str(&json).expect("a JSON envelope")
             })
             .collect()

@@ -1,6 +1,7 @@
 //! A client's own profile: created once, replaced whole, read by any signed-in user.
 
-use proto::{auth::Role, identity::v1 as pb};
+use platform::auth::Role;
+use proto::identity::v1 as pb;
 use tonic::Code;
 use uuid::Uuid;
 

@@ -1,7 +1,8 @@
 //! Tokens that stop working at once: logout, a role or password change, a deleted user. The
 //! database answers CheckToken; Redis carries the same facts to every gateway replica.
 
-use proto::{auth::Role, identity::v1 as pb};
+use platform::auth::Role;
+use proto::identity::v1 as pb;
 use tonic::Code;
 use uuid::Uuid;
 
@@ -23,7 +24,7 @@ async fn logging_out_revokes_the_token_in_the_database_and_the_cache() {
     let (token, user) = app.register("client").await;
     let claims = app.claims(&token);
     // Read before logging out: the revocation is set for at most what is left then.
-    let until_expiry = claims.exp - proto::auth::now_secs();
+    let until_expiry = claims.exp - platform::auth::now_secs();
 
     app.client()
         .logout(authed(pb::LogoutRequest {}, &token))

@@ -3,7 +3,8 @@
 //! directory is remembered and served with HTTP caching (`crate::http_cache`).
 
 use axum::{extract::State, http::HeaderMap, response::Response};
-use proto::{coaching::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

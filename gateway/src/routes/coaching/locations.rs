@@ -2,7 +2,8 @@
 //! list for signed-in users.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use proto::{coaching::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -2,7 +2,8 @@
 //! signed-in users, added and deleted by the coach.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use proto::{coaching::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -1,7 +1,8 @@
 //! The courts at a gym location: listed for signed-in users, added by the gym.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use proto::{gym::v1 as pb, stamps::Context};
+use platform::stamps::Context;
+use proto::gym::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -115,9 +115,9 @@ export default function ExpertCoachesRoute() {
               <Link to={paths.login.getHref()}>Sign Up Now</Link>
             </Button>
             <Button asChild variant="inverse" size="lg">
-              {/* SPEC's words stay visible; the name says where the link goes (and starts with them). */}
-              <Link to={paths.home.getHref()} aria-label="Learn More about Courtside on the home page">
-                Learn More
+              {/* SPEC's visible words, then, for readers and search engines, where the link goes. */}
+              <Link to={paths.home.getHref()}>
+                Learn More <span className="sr-only">about Courtside on the home page</span>
               </Link>
             </Button>
           </div>

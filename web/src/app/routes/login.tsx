@@ -26,7 +26,7 @@ export default function LoginRoute() {
           </Link>
         </Button>
       </div>
-      <div className="flex flex-1 items-center justify-center py-8">
+      <main className="flex flex-1 items-center justify-center py-8">
         <Card className="w-full max-w-md border-0 shadow-2xl">
           <CardHeader className="text-center">
             <CardTitle className="text-2xl">Welcome to Courtside</CardTitle>
@@ -47,7 +47,7 @@ export default function LoginRoute() {
             </Tabs>
           </CardContent>
         </Card>
-      </div>
+      </main>
     </div>
   );
 }

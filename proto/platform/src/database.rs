@@ -66,6 +66,36 @@ pub fn status(error: &sqlx::Error, database: &str) -> tonic::Status {
     }
 }
 
+/// The kinds of constraint a write can break, by the SQLSTATE PostgreSQL refuses it with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// A unique index or primary key (23505).
+    Unique,
+    /// A foreign key (23503).
+    ForeignKey,
+    /// An exclusion constraint (23P01), e.g. overlapping time ranges.
+    Exclusion,
+}
+
+impl Violation {
+    fn sqlstate(self) -> &'static str {
+        match self {
+            Self::Unique => "23505",
+            Self::ForeignKey => "23503",
+            Self::Exclusion => "23P01",
+        }
+    }
+}
+
+/// Whether `error` is PostgreSQL refusing a write because it breaks the constraint named
+/// `constraint`, of kind `kind`: the one way a service tells a conflict its schema decides
+/// (a taken e-mail, a double booking) from a fault.
+pub fn violated(error: &sqlx::Error, kind: Violation, constraint: &str) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.code().as_deref() == Some(kind.sqlstate()) && e.constraint() == Some(constraint))
+}
+
 /// Whether PostgreSQL answers a trivial statement: a service's readiness.
 pub async fn answers(db: &PgPool) -> Result<(), String> {
     sqlx::query("select 1")
@@ -76,8 +106,8 @@ pub async fn answers(db: &PgPool) -> Result<(), String> {
 }
 
 /// [`answers`] as the ops port's `/readyz` check.
-#[cfg(feature = "server")]
-pub fn ready_check(db: PgPool) -> crate::server::ReadyCheck {
+#[cfg(feature = "ops")]
+pub fn ready_check(db: PgPool) -> crate::ops::ReadyCheck {
     use futures::FutureExt;
     std::sync::Arc::new(move || {
         let db = db.clone();

@@ -1,15 +1,15 @@
-//! The services' PostgreSQL pool (`proto::database::connect`), against the real PostgreSQL at
+//! The services' PostgreSQL pool (`platform::database::connect`), against the real PostgreSQL at
 //! 127.0.0.1:5432 through a relay that counts statements and pings.
 
 use std::time::Duration;
 
-use proto::testing::StatementCounter;
+use platform::testing::StatementCounter;
 use sqlx::PgPool;
 
 const POSTGRES: &str = "127.0.0.1:5432";
 
 async fn pool(counter: &StatementCounter, max_connections: u32) -> PgPool {
-    proto::database::connect(
+    platform::database::connect(
         &counter.url(&format!("postgres://postgres@{POSTGRES}/postgres")),
         max_connections,
         Duration::from_secs(3),

@@ -1,10 +1,10 @@
-//! The event stream's consumers (`proto::events::consume`), against the real Redis at
+//! The event stream's consumers (`platform::events::consume`), against the real Redis at
 //! 127.0.0.1:6379: what a replica was handed and never acknowledged is not lost when that replica
 //! never comes back, and is not taken from one that is still alive.
 
 use std::time::Duration;
 
-use proto::events::{Consumer, Envelope, Event};
+use platform::events::{Consumer, Envelope, Event};
 use redis::{
     AsyncCommands,
     streams::{StreamPendingReply, StreamReadOptions, StreamReadReply},
@@ -47,7 +47,7 @@ async fn an_event_held_by_a_replica_that_went_away(
         },
     };
     let () = conn.xgroup_create_mkstream(&stream, GROUP, "0").await.unwrap();
-    proto::events::publish(conn, &stream, &envelope).await.unwrap();
+    platform::events::publish(conn, &stream, &envelope).await.unwrap();
     let read: StreamReadReply = conn
         .xread_options(
             &[&stream],
@@ -69,7 +69,7 @@ fn consume(consumer: Consumer) -> (mpsc::UnboundedReceiver<Envelope>, tokio::tas
     let (sent, received) = mpsc::unbounded_channel();
     let task = tokio::spawn(async move {
         let client = redis::Client::open(REDIS).unwrap();
-        proto::events::consume(client, &consumer, |envelope| {
+        platform::events::consume(client, &consumer, |envelope| {
             let sent = sent.clone();
             async move { sent.send(envelope).map_err(|_| "the test stopped listening") }
         })

@@ -88,7 +88,7 @@ def check_ports(where: str, name: str, env: dict[str, str], up: dict[str, str]) 
             url = urlparse(env[var])
             if url.port != port_of(up[var] if var in up else "x:0"):
                 problem(f"{where} {name}: {var}={env[var]} port differs from up.sh's {up.get(var)}")
-            if where != "up.sh" and url.hostname not in (target, f"{target}.courtside"):
+            if where != "up.sh" and url.hostname not in (target, f"{target}.courtside", f"{target}-headless"):
                 problem(f"{where} {name}: {var}={env[var]} does not name the {target} service")
 
 
@@ -99,6 +99,52 @@ def check_names(where: str, name: str, names: set[str], up_names: set[str]) -> N
         problem(f"{where} {name}: missing variables {sorted(missing)} that up.sh sets")
     if extra:
         problem(f"{where} {name}: variables {sorted(extra)} that up.sh does not set")
+
+
+SCALABLE = ["identity-svc", "coaching-svc", "booking-svc", "gym-svc", "gateway"]
+
+
+def check_compose_scales(compose: dict) -> None:
+    """`docker compose up --scale NAME=N` works for every process and under Compose 1.29 and v2."""
+    services = compose.get("services", {})
+    for name in SCALABLE:
+        svc = services.get(name, {})
+        for key in ("container_name", "ports", "hostname"):
+            if key in svc:
+                problem(f"docker-compose.yml {name}: `{key}` stops `--scale {name}=N`; clients reach it by the service name")
+    if "name" in compose:
+        problem("docker-compose.yml: Compose 1.29 refuses a top-level `name:`; set COMPOSE_PROJECT_NAME in .env")
+    env_file = ROOT / ".env"
+    if not env_file.exists() or not re.search(r"^COMPOSE_PROJECT_NAME=\S+", env_file.read_text(), re.M):
+        problem(".env beside docker-compose.yml must set COMPOSE_PROJECT_NAME")
+    for dockerfile in sorted((ROOT / "deploy/docker").glob("*.Dockerfile")):
+        if re.search(r"^#\s*syntax=", dockerfile.read_text(), re.M):
+            problem(f"{dockerfile.relative_to(ROOT)}: a `# syntax=` line fetches a build frontend from a registry")
+    for port in services.get("web", {}).get("ports", []):
+        if not str(port).startswith("${PUBLISH_ADDRESS:-127.0.0.1}:"):
+            problem(f"docker-compose.yml web: publishes {port}; it must default to 127.0.0.1 (PUBLISH_ADDRESS)")
+
+
+def check_k8s_headless(by_kind: dict[str, dict[str, dict]], configmap: dict[str, str]) -> None:
+    """Each gRPC service has a headless Service over its pods, and the clients' URLs name it."""
+    services = by_kind.get("Service", {})
+    for var, target in URL_VARS.items():
+        headless = services.get(f"{target}-headless")
+        deployment = by_kind.get("Deployment", {}).get(target, {})
+        labels = deployment.get("spec", {}).get("template", {}).get("metadata", {}).get("labels", {})
+        if headless is None:
+            problem(f"deploy/k8s has no headless Service {target}-headless")
+            continue
+        spec = headless.get("spec", {})
+        if spec.get("clusterIP") != "None":
+            problem(f"k8s Service {target}-headless: must be headless (clusterIP: None)")
+        if not spec.get("selector") or any(labels.get(k) != v for k, v in spec["selector"].items()):
+            problem(f"k8s Service {target}-headless: selector {spec.get('selector')} does not select {target}'s pods")
+        url = urlparse(configmap.get(var, ""))
+        if url.hostname != f"{target}-headless":
+            problem(f"k8s config {var}={configmap.get(var)} must name the headless Service {target}-headless")
+        if url.port not in [p.get("port") for p in spec.get("ports", [])]:
+            problem(f"k8s Service {target}-headless: no port {url.port} for {var}")
 
 
 # --- which variables the code and the scripts read ---------------------------------------------
@@ -383,6 +429,9 @@ def main() -> int:
     for var in WEB_VARS:
         if not re.search(rf"^\s*{var}=", dockerfile, re.M):
             problem(f"deploy/docker/web.Dockerfile does not set {var}")
+
+    check_compose_scales(compose)
+    check_k8s_headless(by_kind, configmap)
 
     # --- README documents every variable ------------------------------------------------------
     readme = args.readme.read_text() if args.readme.exists() else ""

@@ -11,6 +11,8 @@ DEPLOY_DIR="$COURTSIDE_ROOT/deploy"
 # The five Rust processes, in start order (the gateway connects lazily, so order is cosmetic).
 SERVICES=(identity-svc coaching-svc booking-svc gym-svc)
 PROCESSES=("${SERVICES[@]}" gateway)
+# Replica k (from 2) of a process listens on its ports plus (k - 1) * REPLICA_PORT_STEP.
+REPLICA_PORT_STEP=10
 
 # ---------------------------------------------------------------------------------------------
 # Messages
@@ -97,13 +99,54 @@ load_config() {
   JWT_PRIVATE_KEY_FILE="$KEY_DIR/jwt_private.pem"
   JWT_PUBLIC_KEY_FILE="$KEY_DIR/jwt_public.pem"
 
+  # How many of each process run (1 to 9 each); every client is given all of them.
+  IDENTITY_REPLICAS="${IDENTITY_REPLICAS:-1}" COACHING_REPLICAS="${COACHING_REPLICAS:-1}"
+  BOOKING_REPLICAS="${BOOKING_REPLICAS:-1}" GYM_REPLICAS="${GYM_REPLICAS:-1}"
+  GATEWAY_REPLICAS="${GATEWAY_REPLICAS:-1}"
+  local process count
+  INSTANCES=()
+  for process in "${PROCESSES[@]}"; do
+    count="$(replicas_of "$process")"
+    [[ "$count" =~ ^[1-9]$ ]] || die "$(replicas_var "$process") must be a whole number from 1 to 9, not '$count'"
+    mapfile -t -O "${#INSTANCES[@]}" INSTANCES < <(instances_of "$process")
+  done
+  GRPC_RESOLVE_INTERVAL_MS="${GRPC_RESOLVE_INTERVAL_MS:-5000}"
+
   READY_TIMEOUT="${READY_TIMEOUT:-90}"
   STOP_TIMEOUT="${STOP_TIMEOUT:-15}"
   BASE_URL="http://127.0.0.1:$PORT"
 }
 
-# port_of NAME -> the process's main listening port; ops_port_of NAME -> its ops port.
+# Replicas: an instance is a process's name (its first replica) or the name with -K (its K-th).
+replicas_var() { local v="${1%-svc}"; echo "${v^^}_REPLICAS"; }
+replicas_of() { local var; var="$(replicas_var "$1")"; echo "${!var:-1}"; }
+# instances_of PROCESS: booking-svc, booking-svc-2, ... as many as it has replicas.
+instances_of() {
+  local n i
+  n="$(replicas_of "$1")"
+  echo "$1"
+  for ((i = 2; i <= n; i++)); do echo "$1-$i"; done
+}
+process_of() { if [[ "$1" =~ ^(.+)-([0-9]+)$ ]]; then echo "${BASH_REMATCH[1]}"; else echo "$1"; fi; }
+replica_offset() { if [[ "$1" =~ -([0-9]+)$ ]]; then echo $(((BASH_REMATCH[1] - 1) * REPLICA_PORT_STEP)); else echo 0; fi; }
+# urls_of PROCESS: the comma-separated gRPC URLs of all its replicas (what a *_URL takes).
+urls_of() {
+  local urls=() instance
+  for instance in $(instances_of "$1"); do urls+=("http://$BIND_HOST:$(port_of "$instance")"); done
+  local IFS=,
+  echo "${urls[*]}"
+}
+
+# port_of INSTANCE -> its main listening port; ops_port_of INSTANCE -> its ops port.
 port_of() {
+  echo $(($(base_port_of "$(process_of "$1")") + $(replica_offset "$1")))
+}
+
+ops_port_of() {
+  echo $(($(base_ops_port_of "$(process_of "$1")") + $(replica_offset "$1")))
+}
+
+base_port_of() {
   case "$1" in
     identity-svc) echo "$IDENTITY_PORT" ;;
     coaching-svc) echo "$COACHING_PORT" ;;
@@ -115,7 +158,7 @@ port_of() {
   esac
 }
 
-ops_port_of() {
+base_ops_port_of() {
   case "$1" in
     identity-svc) echo "$IDENTITY_OPS_PORT" ;;
     coaching-svc) echo "$COACHING_OPS_PORT" ;;
@@ -137,12 +180,13 @@ process_env() {
   echo "REDIS_NAMESPACE=$REDIS_NAMESPACE"
   echo "LISTEN_ADDR=$BIND_HOST:$(port_of "$name")"
   echo "OPS_ADDR=$BIND_HOST:$(ops_port_of "$name")"
-  case "$name" in
+  case "$(process_of "$name")" in
     gateway)
-      echo "IDENTITY_URL=http://$BIND_HOST:$IDENTITY_PORT"
-      echo "COACHING_URL=http://$BIND_HOST:$COACHING_PORT"
-      echo "BOOKING_URL=http://$BIND_HOST:$BOOKING_PORT"
-      echo "GYM_URL=http://$BIND_HOST:$GYM_PORT"
+      echo "GRPC_RESOLVE_INTERVAL_MS=$GRPC_RESOLVE_INTERVAL_MS"
+      echo "IDENTITY_URL=$(urls_of identity-svc)"
+      echo "COACHING_URL=$(urls_of coaching-svc)"
+      echo "BOOKING_URL=$(urls_of booking-svc)"
+      echo "GYM_URL=$(urls_of gym-svc)"
       echo "UPLOAD_DIR=$UPLOAD_DIR"
       echo "AUTH_RATE_LIMIT_PER_MINUTE=$AUTH_RATE_LIMIT_PER_MINUTE"
       echo "AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=$AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE"
@@ -151,7 +195,7 @@ process_env() {
       echo "DATABASE_URL=$DATABASE_URL"
       ;;
   esac
-  case "$name" in
+  case "$(process_of "$name")" in
     identity-svc)
       echo "JWT_PRIVATE_KEY_FILE=$JWT_PRIVATE_KEY_FILE"
       echo "ADMIN_EMAIL=$ADMIN_EMAIL"
@@ -159,7 +203,8 @@ process_env() {
       echo "ADMIN_NAME=$ADMIN_NAME"
       ;;
     booking-svc)
-      echo "COACHING_URL=http://$BIND_HOST:$COACHING_PORT"
+      echo "COACHING_URL=$(urls_of coaching-svc)"
+      echo "GRPC_RESOLVE_INTERVAL_MS=$GRPC_RESOLVE_INTERVAL_MS"
       ;;
   esac
 }
@@ -409,7 +454,13 @@ write_nginx_config() {
   local dir="$STATE_DIR/nginx"
   mkdir -p "$dir/tmp" "$LOG_DIR" "$RUN_DIR" "$UPLOAD_DIR"
   # shellcheck disable=SC2034 # read by render_template through ${!var}
-  NGINX_LISTEN="$BIND_HOST:$PORT" GATEWAY_UPSTREAM="$BIND_HOST:$GATEWAY_PORT" NGINX_SNIPPET_DIR="$dir"
+  NGINX_LISTEN="$BIND_HOST:$PORT" NGINX_SNIPPET_DIR="$dir"
+  # One upstream server per gateway replica: the template's `server ${GATEWAY_UPSTREAM};` line
+  # becomes `server a; server b; ...`.
+  local gateways=() instance
+  for instance in $(instances_of gateway); do gateways+=("$BIND_HOST:$(port_of "$instance")"); done
+  GATEWAY_UPSTREAM="${gateways[0]}"
+  for instance in "${gateways[@]:1}"; do GATEWAY_UPSTREAM+="; server $instance"; done
   WEB_ROOT="$WEB_DIST"
   cp "$DEPLOY_DIR/nginx/security-headers.conf" "$dir/security-headers.conf"
   render_template "$DEPLOY_DIR/nginx/courtside.conf.template" "${NGINX_TEMPLATE_VARS[@]}" >"$dir/courtside.conf"
@@ -497,7 +548,7 @@ pid_of() {
   cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
   case "$1" in
     nginx) [[ "$cmdline" == *nginx* && "$cmdline" == *"$STATE_DIR"* ]] || return 1 ;;
-    *) [[ "$cmdline" == *"$1"* ]] || return 1 ;;
+    *) [[ "$cmdline" == *"$(process_of "$1")"* ]] || return 1 ;;
   esac
   echo "$pid"
 }
@@ -525,17 +576,24 @@ start_process() {
 }
 
 start_rust_process() {
-  local name="$1" bin="$BIN_DIR/$1" envs
+  local name="$1" bin envs
+  bin="$BIN_DIR/$(process_of "$1")"
   [[ -x "$bin" ]] || die "$bin not found: build first (or unset SKIP_BUILD)"
   mapfile -t envs < <(process_env "$name")
   start_process "$name" env -i PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8 \
     ${RUST_BACKTRACE:+RUST_BACKTRACE="$RUST_BACKTRACE"} "${envs[@]}" "$bin"
 }
 
-# stop_all: stops nginx, then the gateway, then the services of this state folder.
+# stop_all: stops nginx, then the gateways, then the services of this state folder, every replica
+# it started (however many the configuration names now).
 stop_all() {
-  local name pid pids=() names=()
-  for name in nginx gateway "${SERVICES[@]}"; do
+  local name pid pids=() names=() found=() process file
+  for process in gateway "${SERVICES[@]}"; do
+    for file in "$RUN_DIR/$process.pid" "$RUN_DIR/$process"-[0-9].pid; do
+      [[ -e "$file" ]] && { name="${file##*/}" && found+=("${name%.pid}"); }
+    done
+  done
+  for name in nginx "${found[@]}"; do
     if pid="$(pid_of "$name")"; then
       kill -TERM "$pid" 2>/dev/null || true
       pids+=("$pid")
@@ -581,16 +639,19 @@ fail_with_log() { # fail_with_log NAME MESSAGE
   exit 1
 }
 
-# wait_ready: every process's ops /readyz, the gateway's /readyz, then nginx serving the app and
+# wait_ready: every replica's ops /readyz, each gateway's /readyz, then nginx serving the app and
 # proxying /api. Fails fast when a process exits, naming it and showing its log; on a timeout it
 # names the first process (services first, nginx last) that is still not ready.
 wait_ready() {
   local deadline=$((SECONDS + READY_TIMEOUT)) i
   local procs=() urls=() ready=() name
-  for name in "${PROCESSES[@]}"; do
+  for name in "${INSTANCES[@]}"; do
     procs+=("$name") urls+=("http://$BIND_HOST:$(ops_port_of "$name")/readyz")
   done
-  procs+=(gateway nginx) urls+=("http://$BIND_HOST:$GATEWAY_PORT/readyz" "$BASE_URL/")
+  for name in $(instances_of gateway); do
+    procs+=("$name") urls+=("http://$BIND_HOST:$(port_of "$name")/readyz")
+  done
+  procs+=(nginx) urls+=("$BASE_URL/")
   while :; do
     local pending=()
     for i in "${!procs[@]}"; do

@@ -17,6 +17,12 @@
 #     faults        deploy/faults.sh --restart-postgres: restarts the machine's PostgreSQL under a
 #                   mesh of its own and checks it heals; in the default set only when CI=true, so a
 #                   developer's run does not restart a PostgreSQL that colleagues are using
+#     compose       docker-compose.yml on a real Docker engine (installs docker.io and docker-compose
+#                   and starts dockerd when missing; local stand-ins for the base images when no
+#                   registry answers): builds the images, starts the mesh with --scale booking-svc=3
+#                   on 127.0.0.1:$COMPOSE_PORT (18880), runs one booking flow through nginx, checks
+#                   every booking-svc replica served calls, then takes it down with its volumes;
+#                   in the default set only when CI=true
 #   ./deploy/test.sh rust web            only these stages (also: TEST_STAGES="rust web")
 #   ./deploy/test.sh playwright          e2e with Playwright only (schemathesis: e2e with it only)
 #   KEEP_E2E_MESH=1 ./deploy/test.sh e2e leave the e2e mesh running afterwards, to look at it
@@ -26,9 +32,9 @@
 # shellcheck source=deploy/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL_STAGES=(lint static rust web e2e audit faults)
+ALL_STAGES=(lint static rust web e2e audit faults compose)
 DEFAULT_STAGES=(lint static rust web e2e audit)
-[[ "${CI:-}" == true ]] && DEFAULT_STAGES+=(faults)
+[[ "${CI:-}" == true ]] && DEFAULT_STAGES+=(faults compose)
 TOOLS_VENV="${TOOLS_VENV:-$DEPLOY_DIR/.state/venv}"
 E2E_STATE_DIR="${E2E_STATE_DIR:-$DEPLOY_DIR/.state/e2e}"
 CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -51,7 +57,7 @@ for stage in "${requested[@]}"; do
     e2e) wanted[e2e]=1 RUN_PLAYWRIGHT=1 RUN_SCHEMATHESIS=1 ;;
     playwright) wanted[e2e]=1 RUN_PLAYWRIGHT=1 ;;
     schemathesis) wanted[e2e]=1 RUN_SCHEMATHESIS=1 ;;
-    lint | static | rust | web | audit | faults) wanted[$stage]=1 ;;
+    lint | static | rust | web | audit | faults | compose) wanted[$stage]=1 ;;
     -h | --help)
       sed -n '2,/^# shellcheck/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
@@ -262,6 +268,114 @@ stage_audit() {
 stage_faults() {
   ensure_databases_for_tests
   run "$DEPLOY_DIR/faults.sh" --restart-postgres
+}
+
+COMPOSE_PORT="${COMPOSE_PORT:-18880}"
+COMPOSE_PROJECT="${COMPOSE_PROJECT:-courtside-test}"
+COMPOSE_STATE_DIR="${COMPOSE_STATE_DIR:-$DEPLOY_DIR/.state/compose}"
+# The images docker-compose.yml and deploy/docker/*.Dockerfile are built from.
+BASE_IMAGES=(debian:bookworm-slim rust:1.95-slim-bookworm node:20-bookworm-slim postgres:16 redis:7
+  nginxinc/nginx-unprivileged:1.27-alpine otel/opentelemetry-collector-contrib:0.114.0 jaegertracing/all-in-one:1.62.0)
+
+# compose ARGS...: Compose 1.29 (Debian's docker-compose) or v2, on the test's own project.
+compose() {
+  (cd "$COURTSIDE_ROOT" && PORT="$COMPOSE_PORT" PUBLISH_ADDRESS=127.0.0.1 GRPC_RESOLVE_INTERVAL_MS=1000 \
+    "${COMPOSE_CMD[@]}" -p "$COMPOSE_PROJECT" "$@")
+}
+
+ensure_docker() {
+  # Debian's CLI has BuildKit built in; another docker first on PATH may lack buildx.
+  export PATH="/usr/bin:$PATH" DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1
+  [[ -x /usr/bin/docker && -x /usr/sbin/dockerd ]] || apt_install docker.io
+  if command -v docker-compose >/dev/null; then
+    COMPOSE_CMD=(docker-compose)
+  elif docker compose version >/dev/null 2>&1; then
+    COMPOSE_CMD=(docker compose)
+  else
+    apt_install docker-compose
+    COMPOSE_CMD=(docker-compose)
+  fi
+  if ! docker info >/dev/null 2>&1; then
+    mkdir -p "$COMPOSE_STATE_DIR"
+    step "dockerd (not running; its log in $COMPOSE_STATE_DIR/dockerd.log)"
+    as_root bash -c "setsid dockerd >'$COMPOSE_STATE_DIR/dockerd.log' 2>&1 </dev/null &"
+    wait_until 60 docker info || die "dockerd did not start (see $COMPOSE_STATE_DIR/dockerd.log)"
+  fi
+  local missing=() image
+  for image in "${BASE_IMAGES[@]}"; do
+    docker image inspect "$image" >/dev/null 2>&1 || missing+=("$image")
+  done
+  ((${#missing[@]})) || return 0
+  if timeout 60 docker pull -q "${missing[0]}" >/dev/null 2>&1; then
+    return 0 # a registry answers: the build pulls the real images
+  fi
+  local standins="$COURTSIDE_ROOT/../shared/docker-standins/build.sh"
+  [[ -x "$standins" ]] || die "no container registry answers and $standins (local stand-ins for ${missing[*]}) is not there"
+  run "$standins"
+}
+
+# api METHOD PATH [TOKEN] [JSON]: one call through nginx; prints the body, fails on a non-2xx.
+api() {
+  local args=(-sS -m 30 -X "$1" -H 'Content-Type: application/json' -w '\n%{http_code}')
+  [[ -n "${3:-}" ]] && args+=(-H "Authorization: Bearer $3")
+  [[ -n "${4:-}" ]] && args+=(--data "$4")
+  local out status
+  out="$(curl "${args[@]}" "http://127.0.0.1:$COMPOSE_PORT/api$2")"
+  status="${out##*$'\n'}"
+  out="${out%$'\n'*}"
+  [[ "$status" == 2* ]] || die "$1 $2 answered $status: $out"
+  printf '%s' "$out"
+}
+
+field() { python3 -c 'import json, sys; v = json.load(sys.stdin); [v := v[k] for k in sys.argv[1:]]; print(v)' "$@"; }
+
+stage_compose() {
+  command -v python3 >/dev/null || apt_install python3
+  ensure_docker
+  trap 'compose down -v --remove-orphans >/dev/null 2>&1 || true' EXIT
+  step "${COMPOSE_CMD[*]} build (the engine's build cache makes a warm build take seconds)"
+  compose build
+  step "${COMPOSE_CMD[*]} up -d --scale booking-svc=3, published on 127.0.0.1:$COMPOSE_PORT only"
+  compose up -d --scale booking-svc=3
+  wait_until 300 curl -fsS -o /dev/null -m 5 "http://127.0.0.1:$COMPOSE_PORT/api/openapi.json" ||
+    { compose ps; compose logs --tail 30; die "the compose mesh did not answer on 127.0.0.1:$COMPOSE_PORT within 300 s"; }
+  compose logs keygen | grep -q 'first admin' || die "keygen did not print the first admin's generated password"
+  local replicas
+  mapfile -t replicas < <(compose ps -q booking-svc)
+  ((${#replicas[@]} == 3)) || die "expected 3 booking-svc containers, found ${#replicas[@]}"
+  # The gateway re-resolves booking-svc every second here; give it a round to see all three.
+  sleep 3
+
+  step "one booking flow through nginx: coach and client register, profile, location, slot, 30 bookings, the coach sees them"
+  local suffix coach coach_id client slot location n date
+  suffix="$(date +%s%N)"
+  coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"password1\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
+  coach_id="$(field user user_id <<<"$coach")"
+  coach="$(field token <<<"$coach")"
+  client="$(api POST /auth/register '' "{\"email\":\"client-$suffix@compose.test\",\"password\":\"password1\",\"full_name\":\"Compose Client\",\"role\":\"client\"}" | field token)"
+  api POST /coach/profile "$coach" '{"bio":"Coaches in containers.","specialties":["Shooting"],"hourly_rate":60.0,"years_experience":8}' >/dev/null
+  location="$(api POST /locations "$coach" '{"name":"Compose Court","address":"1 Main St","court_number":"2","city":"Austin","state":"TX","latitude":30.2672,"longitude":-97.7431}' | field location_id)"
+  slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"Wednesday\",\"start_time\":\"17:00\",\"end_time\":\"18:00\",\"location_id\":\"$location\"}" | field slot_id)"
+  for n in $(seq 0 29); do
+    date="$(date -d "next wednesday + $((14 + 7 * n)) days" +%F)"
+    api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$slot\",\"booking_date\":\"$date\"}" >/dev/null
+  done
+  local seen
+  seen="$(api GET /bookings "$coach" | python3 -c 'import json, sys; v = json.load(sys.stdin); v = v.get("bookings", v) if isinstance(v, dict) else v; print(len(v))')"
+  ((seen == 30)) || die "the coach sees $seen bookings, not 30"
+
+  step "every booking-svc replica served calls"
+  local id calls shares=()
+  for id in "${replicas[@]}"; do
+    calls="$(docker exec "$id" curl -fsS http://127.0.0.1:9103/metrics |
+      awk '/^grpc_requests_total\{.*CreateBooking/ { s += $NF } END { print s + 0 }')"
+    shares+=("${id:0:12}=$calls")
+    ((calls > 0)) || die "booking-svc replica ${id:0:12} served no CreateBooking call (${shares[*]})"
+  done
+  echo "CreateBooking calls per booking-svc replica: ${shares[*]}"
+  step "${COMPOSE_CMD[*]} down -v"
+  compose down -v --remove-orphans
+  trap - EXIT
 }
 
 # ---------------------------------------------------------------------------------------------

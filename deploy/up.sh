@@ -9,6 +9,8 @@
 # Every setting is an environment variable; README.md has the table. The common ones:
 #   PORT=8080 GATEWAY_PORT=8000 SERVICE_PORT_BASE=50050 OPS_PORT_BASE=9100 DB_NAME=courtside
 #   STATE_DIR=deploy/.state PROFILE=release|debug REDIS_NAMESPACE=courtside SKIP_BUILD=1 FRESH_DB=1
+#   BOOKING_REPLICAS=3 (likewise IDENTITY_, COACHING_, GYM_, GATEWAY_REPLICAS; 1 to 9, default 1):
+#   replica K listens on the first one's ports + (K-1)*10, and every client is given all of them
 # shellcheck source=deploy/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -17,7 +19,7 @@ load_config
 if [[ "${1:-}" == --print-env ]]; then
   # Dry: no keys, no password file; placeholders show where they would be.
   ADMIN_PASSWORD="${ADMIN_PASSWORD:-<generated into $ADMIN_PASSWORD_FILE>}"
-  for name in "${PROCESSES[@]}"; do
+  for name in "${INSTANCES[@]}"; do
     echo "[$name]"
     process_env "$name"
     echo
@@ -50,7 +52,7 @@ done
 
 # 3. Whatever this state folder started before goes, so the ports are ours to take.
 stop_all
-for name in nginx "${PROCESSES[@]}"; do
+for name in nginx "${INSTANCES[@]}"; do
   port="$(port_of "$name")"
   if port_in_use "$port"; then
     die "port $port (for $name) is taken by another program: stop it, or choose other ports (PORT, GATEWAY_PORT, SERVICE_PORT_BASE)"
@@ -75,7 +77,7 @@ nginx_test_config
 log "starting the services, the gateway and nginx (logs in $LOG_DIR)"
 # A mesh that did not come up is stopped again; its logs stay.
 trap 'status=$?; if ((status != 0)); then stop_all; fi' EXIT
-for name in "${PROCESSES[@]}"; do
+for name in "${INSTANCES[@]}"; do
   start_rust_process "$name"
 done
 # The access log starts over with each start too, the last run's kept beside it as the other

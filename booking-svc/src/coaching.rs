@@ -1,17 +1,18 @@
 //! booking's one dependency on coaching-svc: reading the slot a client asks for (GetSlot), and
 //! whether coaching-svc answers at all (for `/readyz`).
 //!
-//! The channel is made once and connects lazily, so start order does not matter; every call has
-//! a deadline and carries the caller's own `authorization` and the trace context.
+//! The transport is made once over every endpoint `COACHING_URL` names (balanced per call, see
+//! [`platform::balance`]) and connects lazily, so start order does not matter; every call has a
+//! deadline and carries the caller's own `authorization` and the trace context.
 
 use std::time::Duration;
 
 use anyhow::Context;
+use platform::balance::{Balanced, Options};
 use proto::coaching::v1::{GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
 use tonic::{
     Code, Request,
     metadata::{AsciiMetadataValue, MetadataValue},
-    transport::{Channel, Endpoint},
 };
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
@@ -30,21 +31,20 @@ const UNAVAILABLE: &str = "the coaching service is unavailable; please try again
 /// A cheap-to-clone client of coaching-svc.
 #[derive(Clone)]
 pub struct Coaching {
-    channel: Channel,
+    channel: Balanced,
     /// How long booking waits for coaching-svc before telling the client to try again.
     deadline: Duration,
 }
 
 impl Coaching {
-    /// A client for `url` that connects on first use; each call waits at most `deadline`.
-    pub fn connect_lazy(url: &str, deadline: Duration) -> anyhow::Result<Self> {
-        let channel = Endpoint::from_shared(url.to_owned())
-            .with_context(|| format!("COACHING_URL {url:?} is not a valid URL"))?
-            .connect_timeout(Duration::from_millis(500))
-            .tcp_nodelay(true)
-            .http2_keep_alive_interval(Duration::from_secs(30))
-            .keep_alive_while_idle(true)
-            .connect_lazy();
+    /// A client of every endpoint `url` names (host names re-resolved every `resolve_interval`)
+    /// that connects on first use; each call waits at most `deadline`.
+    pub fn connect_lazy(url: &str, deadline: Duration, resolve_interval: Duration) -> anyhow::Result<Self> {
+        // The transport registers its per-endpoint series as it is made.
+        platform::ops::metrics_handle();
+        let options = Options::new("coaching").resolve_interval(resolve_interval);
+        let channel =
+            platform::balance::channel(url, options).with_context(|| format!("COACHING_URL {url:?}"))?;
         Ok(Self { channel, deadline })
     }
 

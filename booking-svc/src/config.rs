@@ -16,10 +16,13 @@ pub struct Config {
     pub redis_url: String,
     /// Redis key prefix; the event stream lives under it.
     pub redis_namespace: String,
-    /// coaching-svc's gRPC URL (default http://127.0.0.1:50052).
+    /// coaching-svc's gRPC URL (default http://127.0.0.1:50052): one URL, a comma-separated list,
+    /// or a host name with several addresses.
     pub coaching_url: String,
     /// The deadline of each call to coaching-svc (`COACHING_TIMEOUT_MS`, default 2000).
     pub coaching_timeout: Duration,
+    /// How often a host name in `COACHING_URL` is resolved again (`GRPC_RESOLVE_INTERVAL_MS`).
+    pub grpc_resolve_interval: Duration,
 }
 
 impl Config {
@@ -34,6 +37,7 @@ impl Config {
             redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
             coaching_url: env.or("COACHING_URL", "http://127.0.0.1:50052"),
             coaching_timeout: Duration::from_millis(env.parsed("COACHING_TIMEOUT_MS", 2000)),
+            grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
         };
         env.finish()?;
         Ok(config)

@@ -51,7 +51,11 @@ const POOL: Pool = Pool {
 /// both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
-    let coaching = coaching::Coaching::connect_lazy(&config.coaching_url, config.coaching_timeout)?;
+    let coaching = coaching::Coaching::connect_lazy(
+        &config.coaching_url,
+        config.coaching_timeout,
+        config.grpc_resolve_interval,
+    )?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     let slots = slots::Slots::new(
         coaching,

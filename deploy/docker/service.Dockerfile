@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1.7
 # One image per Rust process of the workspace, chosen by a build argument:
 #   docker build -f deploy/docker/service.Dockerfile --build-arg BIN=booking-svc -t courtside/booking-svc:0.1.0 .
 # BIN: identity-svc | coaching-svc | booking-svc | gym-svc | gateway. The build context is the

@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1.7
 # nginx with the web build: the same template up.sh renders (deploy/nginx/courtside.conf.template),
 # rendered here by the nginx image from /etc/nginx/templates at start.
 #   docker build -f deploy/docker/web.Dockerfile -t courtside/web:0.1.0 .

@@ -1,13 +1,17 @@
 //! The gateway's configuration, read once from the environment.
 
-use std::{net::SocketAddr, path::PathBuf, time::Duration};
+use std::{fmt, net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
 
-use platform::config::{ConfigError, Env};
+use platform::{
+    balance::Resolve,
+    config::{ConfigError, Env},
+};
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     pub listen_addr: SocketAddr,
     pub ops_addr: SocketAddr,
+    /// Each `*_URL` is one URL, a comma-separated list, or a host name with several addresses.
     pub identity_url: String,
     pub coaching_url: String,
     pub booking_url: String,
@@ -24,6 +28,28 @@ pub struct Config {
     pub auth_rate_limit_per_email_per_minute: u32,
     /// The deadline of every gRPC call.
     pub grpc_deadline: Duration,
+    /// How often the host names in the `*_URL`s are resolved again.
+    pub grpc_resolve_interval: Duration,
+    /// Resolves those host names instead of DNS (tests feed it address sets); `None` in a process.
+    pub resolver: Option<Arc<dyn Resolve>>,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("listen_addr", &self.listen_addr)
+            .field("ops_addr", &self.ops_addr)
+            .field("identity_url", &self.identity_url)
+            .field("coaching_url", &self.coaching_url)
+            .field("booking_url", &self.booking_url)
+            .field("gym_url", &self.gym_url)
+            .field("redis_url", &self.redis_url)
+            .field("redis_namespace", &self.redis_namespace)
+            .field("upload_dir", &self.upload_dir)
+            .field("grpc_deadline", &self.grpc_deadline)
+            .field("grpc_resolve_interval", &self.grpc_resolve_interval)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Config {
@@ -43,6 +69,8 @@ impl Config {
             auth_rate_limit_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_MINUTE", 20),
             auth_rate_limit_per_email_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE", 10),
             grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),
+            grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
+            resolver: None,
         };
         env.finish()?;
         Ok(config)

@@ -295,6 +295,8 @@ mod tests {
             auth_rate_limit_per_minute: 1,
             auth_rate_limit_per_email_per_minute: 1,
             grpc_deadline: Duration::from_secs(1),
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+            resolver: None,
         })
         .expect("a state")
     }

@@ -1,14 +1,15 @@
-//! What every handler shares: one lazily connected channel per service, the token verifier, the
-//! Redis handle and the configuration. Cheap to clone.
+//! What every handler shares: one balanced client transport per service (every endpoint its
+//! `*_URL` names, see [`platform::balance`]), the token verifier, the Redis handle and the
+//! configuration. Cheap to clone.
 
-use std::{ops::Deref, sync::Arc, time::Duration};
+use std::{ops::Deref, sync::Arc};
 
+use platform::balance::{Balanced, Options};
 use proto::{
     booking::v1::booking_client::BookingClient, coaching::v1::coaching_client::CoachingClient,
     gym::v1::gym_client::GymClient, identity::v1::identity_client::IdentityClient,
 };
 use tokio::sync::Semaphore;
-use tonic::transport::{Channel, Endpoint};
 
 use crate::{config::Config, extract::Session, memo::Memo, redis_store::RedisStore};
 
@@ -21,12 +22,12 @@ pub struct AppState(Arc<Inner>);
 pub struct Inner {
     pub config: Config,
     pub verifier: platform::auth::TokenVerifier,
-    pub identity: IdentityClient<Channel>,
-    pub coaching: CoachingClient<Channel>,
-    pub booking: BookingClient<Channel>,
-    pub gym: GymClient<Channel>,
-    /// The channels again, by service name, for readiness checks.
-    pub channels: Vec<(&'static str, Channel)>,
+    pub identity: IdentityClient<Balanced>,
+    pub coaching: CoachingClient<Balanced>,
+    pub booking: BookingClient<Balanced>,
+    pub gym: GymClient<Balanced>,
+    /// The transports again, by service name, for readiness checks.
+    pub channels: Vec<(&'static str, Balanced)>,
     pub redis: RedisStore,
     /// Answers and names remembered under their change stamps.
     pub memo: Memo,
@@ -41,23 +42,29 @@ impl Deref for AppState {
     }
 }
 
-/// A channel that connects on first use, so start order does not matter.
-fn channel(url: &str) -> anyhow::Result<Channel> {
-    Ok(Endpoint::from_shared(url.to_owned())?
-        .connect_timeout(Duration::from_millis(500))
-        .tcp_nodelay(true)
-        .http2_keep_alive_interval(Duration::from_secs(30))
-        .keep_alive_while_idle(true)
-        .connect_lazy())
+/// A transport over every endpoint `url` names; each connects on first use, so start order does
+/// not matter.
+fn channel(service: &'static str, url: &str, config: &Config) -> anyhow::Result<Balanced> {
+    let options = Options::new(service).resolve_interval(config.grpc_resolve_interval);
+    let options = match &config.resolver {
+        Some(resolver) => Options {
+            resolver: resolver.clone(),
+            ..options
+        },
+        None => options,
+    };
+    Ok(platform::balance::channel(url, options)?)
 }
 
 impl AppState {
     pub fn new(config: Config) -> anyhow::Result<Self> {
         let verifier = platform::auth::TokenVerifier::from_pem(config.jwt_public_key.as_bytes())?;
-        let identity = channel(&config.identity_url)?;
-        let coaching = channel(&config.coaching_url)?;
-        let booking = channel(&config.booking_url)?;
-        let gym = channel(&config.gym_url)?;
+        // The transports register their per-endpoint series as they are made.
+        platform::ops::metrics_handle();
+        let identity = channel("identity", &config.identity_url, &config)?;
+        let coaching = channel("coaching", &config.coaching_url, &config)?;
+        let booking = channel("booking", &config.booking_url, &config)?;
+        let gym = channel("gym", &config.gym_url, &config)?;
         let redis = RedisStore::new(&config.redis_url, config.redis_namespace.clone())?;
         Ok(Self(Arc::new(Inner {
             verifier,

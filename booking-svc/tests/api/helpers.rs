@@ -107,6 +107,7 @@ impl TestApp {
             // Generous: the machines tests run on are shared and busy; the deadline itself is
             // not what these tests are about.
             coaching_timeout: Duration::from_secs(15),
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         })
         .await
         .expect("booking-svc builds");

@@ -164,6 +164,7 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         redis_namespace: backing.redis_namespace.clone(),
         coaching_url: coaching_url.to_owned(),
         coaching_timeout: Duration::from_secs(2),
+        grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
     })
     .await
     .expect("booking-svc builds");
@@ -211,6 +212,8 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
         auth_rate_limit_per_minute: 100_000,
         auth_rate_limit_per_email_per_minute: 100_000,
         grpc_deadline: Duration::from_secs(3),
+        grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+        resolver: None,
     }
 }
 

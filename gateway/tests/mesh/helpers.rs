@@ -86,6 +86,7 @@ impl Mesh {
             redis_namespace: redis_namespace.clone(),
             coaching_url: coaching_url.clone(),
             coaching_timeout: Duration::from_secs(2),
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         })
         .await
         .expect("booking-svc builds");
@@ -120,6 +121,8 @@ impl Mesh {
             auth_rate_limit_per_minute: 100_000,
             auth_rate_limit_per_email_per_minute: 100_000,
             grpc_deadline: Duration::from_secs(3),
+            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+            resolver: None,
         };
         customise(&mut config);
         let gateway = gateway::build(config).await.expect("gateway builds");

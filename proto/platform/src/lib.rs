@@ -3,11 +3,13 @@
 //! ([`events`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
 //! gRPC-status ↔ HTTP table ([`status`]) and telemetry ([`telemetry`]).
 //!
-//! Features split it by who needs what: `ops` (the ops HTTP port: the gateway and every service),
+//! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service),
 //! `database` (the services that own a PostgreSQL schema), `host` (the gRPC service host, which
 //! brings both) and `testing` (the test kit, for dev-dependencies only).
 
 pub mod auth;
+#[cfg(feature = "balance")]
+pub mod balance;
 pub mod config;
 #[cfg(feature = "database")]
 pub mod database;

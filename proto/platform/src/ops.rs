@@ -8,7 +8,8 @@ use futures::future::BoxFuture;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 
-/// Installs the process-wide Prometheus recorder once and returns its handle.
+/// Installs the process-wide Prometheus recorder once (every series labelled with this replica's
+/// `instance`) and returns its handle.
 pub fn metrics_handle() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
@@ -18,6 +19,7 @@ pub fn metrics_handle() -> PrometheusHandle {
                     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
                 ])
                 .expect("static buckets are valid")
+                .add_global_label("instance", crate::telemetry::instance())
                 .install_recorder()
                 .expect("the Prometheus recorder installs once")
         })

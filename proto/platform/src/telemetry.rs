@@ -30,6 +30,18 @@ impl Telemetry {
     }
 }
 
+/// Which replica this process is: the host name (a pod's or container's name) and the process id,
+/// carried by its traces (`service.instance.id`) and metrics (the `instance` label).
+pub fn instance() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned());
+    format!("{host}/{}", std::process::id())
+}
+
 /// Installs the global subscriber for `service`. Call once, at the start of `main`.
 pub fn init(service: &'static str) -> Telemetry {
     let provider = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -40,7 +52,15 @@ pub fn init(service: &'static str) -> Telemetry {
                 Ok(exporter) => Some(
                     SdkTracerProvider::builder()
                         .with_batch_exporter(exporter)
-                        .with_resource(Resource::builder().with_service_name(service).build())
+                        .with_resource(
+                            Resource::builder()
+                                .with_service_name(service)
+                                .with_attribute(opentelemetry::KeyValue::new(
+                                    "service.instance.id",
+                                    instance(),
+                                ))
+                                .build(),
+                        )
                         .build(),
                 ),
                 Err(error) => {

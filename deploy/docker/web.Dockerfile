@@ -10,6 +10,9 @@ RUN npm run build
 
 # Runs as an unprivileged user (uid 101) and listens on 8080.
 FROM nginxinc/nginx-unprivileged:1.27-alpine
+# The template renders conf.d/default.conf at start; a base image that ships a read-only one (the
+# local stand-in does) would refuse the rendered file.
+RUN rm -f /etc/nginx/conf.d/default.conf
 COPY deploy/nginx/courtside.conf.template /etc/nginx/templates/default.conf.template
 COPY deploy/nginx/security-headers.conf /etc/nginx/snippets/security-headers.conf
 COPY --from=build /web/dist /usr/share/nginx/html

@@ -30,6 +30,21 @@ pub struct BoundingBox {
 const EMPTY: (f64, f64) = (1.0, 0.0);
 /// Slack so rounding never drops a place that is exactly on the edge; the exact distance decides.
 const MARGIN_DEGREES: f64 = 1e-6;
+/// A coordinate closer to 0 than this (a billionth of a degree, about 0.1 mm) is taken as 0: finer
+/// is noise, and values down to subnormal floats would underflow PostgreSQL's trigonometry, which
+/// raises an error instead of giving 0.
+const COORDINATE_RESOLUTION: f64 = 1e-9;
+/// The smallest radius searched (about 1.6 mm); a smaller positive radius is taken as this, for
+/// the same reason.
+const MIN_RADIUS_MILES: f64 = 1e-6;
+
+fn flush_tiny(coordinate: f64) -> f64 {
+    if coordinate.abs() < COORDINATE_RESOLUTION {
+        0.0
+    } else {
+        coordinate
+    }
+}
 
 impl NearbyQuery {
     /// A radius of 0 means the default of 25 miles.
@@ -49,12 +64,12 @@ impl NearbyQuery {
             )));
         }
         Ok(Self {
-            latitude,
-            longitude,
+            latitude: flush_tiny(latitude),
+            longitude: flush_tiny(longitude),
             radius_miles: if radius_miles == 0.0 {
                 DEFAULT_RADIUS_MILES
             } else {
-                radius_miles
+                radius_miles.max(MIN_RADIUS_MILES)
             },
         })
     }
@@ -128,6 +143,18 @@ mod tests {
     #[test]
     fn a_zero_radius_means_25_miles() {
         assert_eq!(NearbyQuery::parse(30.0, -97.0, 0.0).unwrap().radius_miles, 25.0);
+    }
+
+    #[test]
+    fn coordinates_and_radii_too_small_to_mean_anything_are_flushed() {
+        let query = NearbyQuery::parse(5e-324, -4.9e-154, 1e-300).unwrap();
+        assert_eq!((query.latitude, query.longitude), (0.0, 0.0));
+        assert_eq!(query.radius_miles, MIN_RADIUS_MILES);
+        let austin = NearbyQuery::parse(30.2672, -97.7431, 10.0).unwrap();
+        assert_eq!(
+            (austin.latitude, austin.longitude, austin.radius_miles),
+            (30.2672, -97.7431, 10.0)
+        );
     }
 
     #[test]

@@ -137,6 +137,18 @@ async fn a_wider_radius_takes_farther_places() {
 }
 
 #[tokio::test]
+async fn a_centre_and_radius_of_subnormal_floats_search_instead_of_failing() {
+    let app = TestApp::start().await;
+    let at_null_island = coach_at(&app, &[(0.0, 0.0)]).await;
+
+    let coaches = app.nearby(5e-324, -4.9e-154, 6708.2).await.unwrap();
+    let tiny_radius = app.nearby(0.0, 0.0, 1e-300).await.unwrap();
+
+    assert_eq!(ids(&coaches), vec![at_null_island.id.to_string()]);
+    assert_eq!(ids(&tiny_radius), vec![at_null_island.id.to_string()]);
+}
+
+#[tokio::test]
 async fn a_coach_with_several_locations_appears_once_at_the_nearest() {
     let app = TestApp::start().await;
     let coach = coach_at(&app, &[north(20.0), north(4.0), north(100.0)]).await;

@@ -182,6 +182,18 @@ test('a gym approves a coach’s court request on a phone', async ({ page, reque
   await pending.getByRole('button', { name: 'Approve' }).tap();
   await expect(page.getByText('Reservation approved!')).toBeVisible();
   await expect(page.getByRole('heading', { name: /Pending Court Reservations/ })).toHaveCount(0);
+
+  // The coach looks that gym location up in detail, from the gym search, on the phone too.
+  await signIn(page, coach);
+  await page.goto('/coach/dashboard');
+  await page.getByRole('button', { name: 'View All' }).tap();
+  const list = page.getByRole('dialog', { name: 'Gym Locations' });
+  await expect(list).toBeVisible();
+  await list.getByRole('button', { name: /^View Details of Riverside/ }).first().tap();
+  const details = page.getByRole('dialog');
+  await expect(details.getByText('900 Riverside Dr').first()).toBeVisible();
+  await expectGoodScreen(page, 'the gym location details dialog');
+  await closeDialog(details);
 });
 
 test('the admin edits a user on a phone', async ({ page, request, baseURL }) => {

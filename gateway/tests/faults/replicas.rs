@@ -303,6 +303,26 @@ async fn a_replica_killed_mid_run_loses_no_booking_and_every_later_booking_succe
     );
 }
 
+/// Waits until the gateway reaches booking-svc through the name: the resolver's first answer is
+/// picked up on the gateway's next resolve round, and each replica's connection opens in the
+/// background, so on a busy machine the first call can come before either.
+async fn until_booking_answers(mesh: &Scaled, token: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let reply = mesh.gateway.get("/bookings", Some(token)).await;
+        if reply.status == StatusCode::OK {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the gateway never reached booking-svc through the name: {} {}",
+            reply.status,
+            reply.body
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_name_resolving_to_replicas_is_followed_as_replicas_join_and_leave() {
     // Arrange: `booking.test` resolves to three replicas; a fourth is started but not yet named.
@@ -316,6 +336,7 @@ async fn a_name_resolving_to_replicas_is_followed_as_replicas_join_and_leave() {
     let doors = |mesh: &Scaled| mesh.replicas.iter().map(|r| r.door.address).collect::<Vec<_>>();
     resolver.set("booking.test", doors(&mesh));
     let client = mesh.gateway.register("client").await;
+    until_booking_answers(&mesh, &client.token).await;
     let first = mesh.book(&client, 0, 60, 4).await;
     assert!(first.iter().all(|(_, _, r)| r.status == StatusCode::CREATED));
     let fourth = replica(&mesh.backing, &mesh.coaching).await;

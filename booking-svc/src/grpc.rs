@@ -40,6 +40,8 @@ impl From<BookingRow> for pb::BookingRecord {
             status: row.status,
             payment_status: row.payment_status,
             created_at: row.created_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            // Placeholders until bookings keep their zone and instants (issue 16).
+            ..Default::default()
         }
     }
 }
@@ -211,5 +213,19 @@ impl booking_server::Booking for BookingService {
                 .collect(),
         };
         Ok(Response::new(pb::CountBookingsResponse { total, per_week }))
+    }
+
+    async fn coach_cancel_booking(
+        &self,
+        _request: Request<pb::CoachCancelBookingRequest>,
+    ) -> Result<Response<pb::CoachCancelBookingResponse>, Status> {
+        Err(Status::unimplemented("a coach cannot cancel a booking yet"))
+    }
+
+    async fn mark_no_show(
+        &self,
+        _request: Request<pb::MarkNoShowRequest>,
+    ) -> Result<Response<pb::MarkNoShowResponse>, Status> {
+        Err(Status::unimplemented("no-shows are not recorded yet"))
     }
 }

@@ -38,6 +38,8 @@ impl From<ProfileRow> for pb::CoachProfile {
             specialties: row.specialties,
             hourly_rate: row.hourly_rate,
             years_experience: row.years_experience,
+            // Placeholder until profiles keep a zone (issue 16).
+            time_zone: "UTC".to_owned(),
         }
     }
 }
@@ -54,6 +56,8 @@ impl From<LocationRow> for pb::Location {
             state: row.state,
             latitude: row.latitude,
             longitude: row.longitude,
+            // Placeholder until locations keep a zone (issue 16).
+            time_zone: "UTC".to_owned(),
         }
     }
 }
@@ -268,6 +272,9 @@ impl Coaching for CoachingService {
         Ok(Response::new(pb::GetSlotResponse {
             slot: Some(slot.into()),
             location_name,
+            // Placeholders until zones and policies are kept (issue 16).
+            time_zone: "UTC".to_owned(),
+            policy: None,
         }))
     }
 
@@ -329,5 +336,19 @@ impl Coaching for CoachingService {
             None => pb::GeocodeResponse::default(),
         };
         Ok(Response::new(response))
+    }
+
+    async fn get_booking_policy(
+        &self,
+        _request: Request<pb::GetBookingPolicyRequest>,
+    ) -> Result<Response<pb::GetBookingPolicyResponse>, Status> {
+        Err(Status::unimplemented("booking policies are not kept yet"))
+    }
+
+    async fn update_booking_policy(
+        &self,
+        _request: Request<pb::UpdateBookingPolicyRequest>,
+    ) -> Result<Response<pb::UpdateBookingPolicyResponse>, Status> {
+        Err(Status::unimplemented("booking policies are not kept yet"))
     }
 }

@@ -64,6 +64,8 @@ impl From<LocationRow> for pb::GymLocation {
             state: row.state,
             latitude: row.latitude,
             longitude: row.longitude,
+            // Placeholder until gym locations keep a zone (issue 16).
+            time_zone: "UTC".to_owned(),
         }
     }
 }
@@ -91,6 +93,8 @@ impl From<AvailabilityRow> for pb::CourtAvailability {
             location_name: row.location_name,
             court_name: row.court_name,
             location_id: row.location_id.to_string(),
+            // Placeholders until court time knows its zone and instants (issue 16).
+            ..Default::default()
         }
     }
 }
@@ -108,6 +112,8 @@ impl From<ReservationRow> for pb::CourtReservation {
             start_time: format_time(row.start_time),
             end_time: format_time(row.end_time),
             status: row.status,
+            // Placeholders until reservations know their zone and instants (issue 16).
+            ..Default::default()
         }
     }
 }
@@ -437,5 +443,12 @@ impl Gym for GymService {
         Ok(Response::new(pb::DenyReservationResponse {
             reservation: Some(row.into()),
         }))
+    }
+
+    async fn gym_cancel_reservation(
+        &self,
+        _request: Request<pb::GymCancelReservationRequest>,
+    ) -> Result<Response<pb::GymCancelReservationResponse>, Status> {
+        Err(Status::unimplemented("a gym cannot cancel a reservation yet"))
     }
 }

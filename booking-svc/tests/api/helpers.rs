@@ -223,6 +223,7 @@ impl TestApp {
                     state: "TX".into(),
                     latitude: None,
                     longitude: None,
+                    time_zone: None,
                 },
             ))
             .await
@@ -323,6 +324,7 @@ impl TestApp {
     pub async fn cancel(&self, client: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
         let request = pb::CancelBookingRequest {
             booking_id: booking_id.into(),
+            reason: None,
         };
         Ok(self
             .booking

@@ -233,6 +233,7 @@ pub fn profile_fields(
         specialties: specialties.iter().map(|s| s.to_string()).collect(),
         hourly_rate,
         years_experience,
+        time_zone: None,
     }
 }
 
@@ -246,6 +247,7 @@ pub fn location(name: &str, city: &str, state: &str) -> pb::CreateLocationReques
         state: state.into(),
         latitude: None,
         longitude: None,
+        time_zone: None,
     }
 }
 

@@ -56,6 +56,7 @@ async fn updating_replaces_every_field_of_the_profile() {
                 specialties: vec!["Volleyball".into()],
                 hourly_rate: 80.0,
                 years_experience: 6,
+                time_zone: None,
             }),
         },
     );
@@ -129,6 +130,7 @@ async fn specialties_are_trimmed_and_unusual_text_is_kept_verbatim() {
                 specialties: vec![" Shooting ".into(), "".into(), " Post moves".into()],
                 hourly_rate: 40.0,
                 years_experience: 2,
+                time_zone: None,
             },
         )
         .await

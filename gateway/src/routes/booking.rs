@@ -145,7 +145,10 @@ pub(crate) async fn cancel_booking(
         state,
         booking.cancel_booking,
         Some(&session),
-        pb::CancelBookingRequest { booking_id }
+        pb::CancelBookingRequest {
+            booking_id,
+            reason: None,
+        }
     )
     .await?;
     Ok(axum::Json(one(&state, &session, reply.booking).await?))

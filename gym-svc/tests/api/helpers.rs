@@ -162,6 +162,7 @@ impl TestApp {
                 state: "TX".into(),
                 latitude: Some(30.2672),
                 longitude: Some(-97.7431),
+                time_zone: None,
             }))
             .await
             .map(|r| r.into_inner().location.expect("a location"))

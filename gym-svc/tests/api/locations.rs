@@ -76,6 +76,7 @@ async fn coordinates_out_of_range_are_refused_and_nothing_is_added() {
             state: "TX".into(),
             latitude: Some(91.0),
             longitude: None,
+            time_zone: None,
         }))
         .await
         .unwrap_err();
@@ -99,6 +100,7 @@ async fn a_location_without_coordinates_is_accepted() {
             state: "TX".into(),
             latitude: None,
             longitude: None,
+            time_zone: None,
         }))
         .await
         .unwrap()

@@ -1,7 +1,8 @@
-//! Facts identity-svc publishes and the other contexts react to.
+//! Facts the contexts publish and the others react to: identity's about users, booking's about
+//! bookings, gym's about court reservations.
 //!
-//! identity-svc writes each [`Envelope`] to its transactional outbox in the same transaction as
-//! the change, and a relay appends it to the Redis stream ([`stream_key`]) (at least once). Each
+//! The owning service writes each [`Envelope`] to its transactional outbox in the same transaction
+//! as the change, and a relay appends it to the Redis stream ([`stream_key`]) (at least once). Each
 //! consuming service reads the stream in its own consumer group with [`consume`], and must be
 //! idempotent: it records the `event_id`s it has applied in its own schema.
 
@@ -27,7 +28,8 @@ pub fn stream_key(namespace: &str) -> String {
 /// The field of a stream entry that holds the JSON envelope.
 pub const FIELD: &str = "event";
 
-/// A fact about a user.
+/// A fact about a user, a booking or a court reservation. Every transition of a booking or a
+/// reservation, by a person or by the clock, is one of these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -44,6 +46,100 @@ pub enum Event {
         old_role: Role,
         new_role: Role,
     },
+    BookingRequested {
+        booking: BookingFact,
+    },
+    BookingConfirmed {
+        booking: BookingFact,
+    },
+    BookingDenied {
+        booking: BookingFact,
+    },
+    BookingCancelled {
+        booking: BookingFact,
+        by: Party,
+        reason: Option<String>,
+        /// A client's cancel inside the coach's cancellation window.
+        late: bool,
+    },
+    /// Nobody answered a pending booking within the coach's response window (or before it began).
+    BookingExpired {
+        booking: BookingFact,
+    },
+    /// A confirmed booking reached its end.
+    BookingCompleted {
+        booking: BookingFact,
+    },
+    BookingNoShow {
+        booking: BookingFact,
+    },
+    ReservationRequested {
+        reservation: ReservationFact,
+    },
+    ReservationApproved {
+        reservation: ReservationFact,
+    },
+    ReservationDenied {
+        reservation: ReservationFact,
+        reason: Option<String>,
+    },
+    ReservationCancelled {
+        reservation: ReservationFact,
+        by: Party,
+        reason: Option<String>,
+    },
+    /// A pending request nobody answered before its start.
+    ReservationExpired {
+        reservation: ReservationFact,
+    },
+}
+
+/// Who did something to a booking or a reservation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Party {
+    Client,
+    Coach,
+    Gym,
+}
+
+/// What every booking event says about the booking: enough for a notification or a calendar entry
+/// without a call back to booking-svc.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BookingFact {
+    pub booking_id: Uuid,
+    pub coach_id: Uuid,
+    pub client_id: Uuid,
+    /// The place's wall clock: `YYYY-MM-DD`, `HH:MM`, `HH:MM`.
+    pub booking_date: String,
+    pub start_time: String,
+    pub end_time: String,
+    /// IANA name of the place's zone.
+    pub time_zone: String,
+    /// RFC 3339, UTC.
+    pub starts_at: String,
+    pub ends_at: String,
+    pub location_name: String,
+}
+
+/// What every reservation event says about the reservation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReservationFact {
+    pub reservation_id: Uuid,
+    pub coach_id: Uuid,
+    pub gym_id: Uuid,
+    pub gym_name: String,
+    pub location_name: String,
+    pub court_name: String,
+    /// The place's wall clock: `YYYY-MM-DD`, `HH:MM`, `HH:MM`.
+    pub date: String,
+    pub start_time: String,
+    pub end_time: String,
+    /// IANA name of the place's zone.
+    pub time_zone: String,
+    /// RFC 3339, UTC.
+    pub starts_at: String,
+    pub ends_at: String,
 }
 
 /// An event with the id consumers de-duplicate on.

@@ -3,19 +3,24 @@
 //! ([`events`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
 //! gRPC-status ↔ HTTP table ([`status`]) and telemetry ([`telemetry`]).
 //!
-//! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service),
+//! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service), `time` (the injectable
+//! [`clock`] and a place's wall clock to UTC, [`instants`]),
 //! `database` (the services that own a PostgreSQL schema), `host` (the gRPC service host, which
 //! brings both) and `testing` (the test kit, for dev-dependencies only).
 
 pub mod auth;
 #[cfg(feature = "balance")]
 pub mod balance;
+#[cfg(feature = "time")]
+pub mod clock;
 pub mod config;
 #[cfg(feature = "database")]
 pub mod database;
 pub mod events;
 #[cfg(feature = "host")]
 pub mod host;
+#[cfg(feature = "time")]
+pub mod instants;
 #[cfg(feature = "ops")]
 pub mod ops;
 pub mod redis_link;

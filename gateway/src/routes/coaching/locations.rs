@@ -103,6 +103,7 @@ pub(crate) async fn create_location(
         state: body.state,
         latitude: body.latitude,
         longitude: body.longitude,
+        time_zone: None,
     };
     let reply = call::write!(state, coaching.create_location, Some(&session), message).await?;
     let location = present("coaching", reply.location)?;

@@ -65,6 +65,7 @@ impl From<CoachProfileBody> for pb::CoachProfileFields {
             specialties: b.specialties,
             hourly_rate: b.hourly_rate,
             years_experience: b.years_experience,
+            time_zone: None,
         }
     }
 }

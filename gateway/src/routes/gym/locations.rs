@@ -99,6 +99,7 @@ pub(crate) async fn create_location(
         state: body.state,
         latitude: body.latitude,
         longitude: body.longitude,
+        time_zone: None,
     };
     let reply = call::write!(state, gym.create_gym_location, Some(&session), message).await?;
     Ok((

@@ -182,7 +182,7 @@ async fn a_policy_or_zone_change_renews_coaching_s_stamp_so_booking_forgets_the_
         .await
         .unwrap();
     let key = stamps::key(&app.redis_namespace, Context::Coaching);
-    let mut stamp = || {
+    let stamp = || {
         let key = key.clone();
         let mut redis = redis.clone();
         async move {

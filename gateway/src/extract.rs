@@ -51,6 +51,32 @@ where
     }
 }
 
+/// A JSON object body that may be left out: no body at all (or an empty one) is `T::default()`;
+/// a body that is there is read as [`Json`] reads it (the same 400, 413 and 415).
+pub struct OptionalJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    T: DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, crate::BODY_LIMIT)
+            .await
+            .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large."))?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        let request = Request::from_parts(parts, axum::body::Body::from(bytes));
+        Json::<T>::from_request(request, state)
+            .await
+            .map(|Json(value)| OptionalJson(value))
+    }
+}
+
 const MEDIA_TYPE_DETAIL: &str = "Send the body as JSON with the header Content-Type: application/json.";
 const NUL_DETAIL: &str = "Text must not contain NUL characters.";
 
@@ -256,5 +282,48 @@ mod tests {
     #[test]
     fn a_duplicate_field_is_still_refused() {
         assert!(parse(r#"{"name": "a", "name": "b"}"#).is_err());
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    struct Reason {
+        #[serde(default)]
+        reason: Option<String>,
+    }
+
+    async fn optional(content_type: Option<&str>, body: &str) -> Result<Option<String>, (u16, String)> {
+        use axum::extract::FromRequest;
+        let mut request = axum::http::Request::builder().method("PATCH").uri("/");
+        if let Some(content_type) = content_type {
+            request = request.header(axum::http::header::CONTENT_TYPE, content_type);
+        }
+        let request = request.body(axum::body::Body::from(body.to_owned())).unwrap();
+        super::OptionalJson::<Reason>::from_request(request, &())
+            .await
+            .map(|super::OptionalJson(r)| r.reason)
+            .map_err(|e| (e.status.as_u16(), e.detail))
+    }
+
+    #[tokio::test]
+    async fn an_optional_body_left_out_is_the_default_and_one_given_is_read_as_json() {
+        assert_eq!(optional(None, "").await.unwrap(), None);
+        assert_eq!(optional(Some("application/json"), "  \n").await.unwrap(), None);
+        assert_eq!(
+            optional(Some("application/json"), r#"{"reason": "Flooded"}"#)
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("Flooded")
+        );
+        assert_eq!(optional(Some("application/json"), "{}").await.unwrap(), None);
+        let (status, _) = optional(Some("application/json"), r#"{"reason": 5}"#)
+            .await
+            .unwrap_err();
+        assert_eq!(status, 400);
+        let (status, _) = optional(Some("application/json"), "[]").await.unwrap_err();
+        assert_eq!(status, 400);
+        let (status, _) = optional(Some("text/plain"), "Flooded").await.unwrap_err();
+        assert_eq!(status, 415);
+        let (status, _) = optional(None, r#"{"reason": "x"}"#).await.unwrap_err();
+        assert_eq!(status, 415);
     }
 }

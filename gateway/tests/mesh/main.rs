@@ -14,3 +14,4 @@ mod gym;
 mod hostile;
 mod matrix;
 mod memo;
+mod places;

@@ -1,4 +1,4 @@
-//! Profile pictures: read one multipart field `file` of at most [`MAX_PICTURE_BYTES`], decide
+//! Profile pictures: read the one multipart field `file` of at most [`MAX_PICTURE_BYTES`], decide
 //! its type by its first bytes (never by the declared type or the file name), and write it to the
 //! upload directory under a random name nginx serves from `/uploads/`.
 //!
@@ -62,8 +62,12 @@ impl ImageType {
 /// file's name.
 pub async fn store_profile_picture(dir: &Path, mut multipart: Multipart) -> Result<String, ApiError> {
     while let Some(mut field) = multipart.next_field().await.map_err(form_error)? {
+        // The form has one field (the document says so: no other part is allowed).
         if field.name() != Some(FIELD) {
-            continue;
+            return Err(ApiError::bad_request(format!(
+                "The upload form takes one field, file; {:?} is not one of its fields.",
+                field.name().unwrap_or_default()
+            )));
         }
         let mut bytes = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(form_error)? {

@@ -1105,7 +1105,7 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-        };
+        } & (unknown & unknown);
         /** @description A gym's profile. */
         GymProfile: {
             description: string;
@@ -1173,7 +1173,7 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-        };
+        } & (unknown & unknown);
         /**
          * @example {
          *       "email": "ann@example.com",
@@ -1189,7 +1189,7 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "pending";
-        /** @description The upload form: one field, `file`. */
+        /** @description The upload form: one field, `file`, and no other. */
         ProfilePictureForm: {
             /**
              * Format: binary
@@ -1283,7 +1283,7 @@ export interface components {
             specific_date?: string | null;
             /** @description HH:MM, 24-hour. */
             start_time: string;
-        };
+        } & (unknown & unknown);
         /**
          * @description Weekly on a day (recurring) or on one date (one-time).
          * @enum {string}
@@ -2089,6 +2089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description specific_date is in the past */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2100,6 +2109,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2736,7 +2754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePictureUrl"];
                 };
             };
-            /** @description No field named file, or a malformed form */
+            /** @description No field named file, a field other than file, or a malformed form */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3463,9 +3481,9 @@ export interface operations {
     search_city: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -3485,6 +3503,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3555,9 +3582,9 @@ export interface operations {
     geocode: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -3577,6 +3604,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3704,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overlaps other availability of the court */
+            /** @description Overlaps other availability of the court, or the date is in the past */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,6 +3760,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,11 @@
 //! of a typed place. Coach names come from identity-svc in one batched call per answer; the
 //! directory is remembered and served with HTTP caching (`crate::http_cache`).
 
-use axum::{extract::State, http::HeaderMap, response::Response};
+use axum::{
+    extract::State,
+    http::{HeaderMap, StatusCode},
+    response::Response,
+};
 use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -154,9 +158,9 @@ pub(crate) async fn search_nearby(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PlaceQuery {
-    /// City, case-insensitive.
+    /// City, case-insensitive. Give a city, a state or both.
     pub city: Option<String>,
-    /// State, case-insensitive.
+    /// State, case-insensitive. Give a city, a state or both.
     pub state: Option<String>,
 }
 
@@ -166,7 +170,12 @@ impl PlaceQuery {
         let city = blank_is_none(self.city).map(|c| c.trim().to_owned());
         let state = blank_is_none(self.state).map(|s| s.trim().to_owned());
         if city.is_none() && state.is_none() {
-            return Err(ApiError::bad_request("Please enter a city or state"));
+            // Each parameter is valid alone; together they must name a place, a rule OpenAPI's
+            // parameters cannot state: 422, as for a body's rule across fields.
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Please enter a city or state",
+            ));
         }
         Ok((city, state))
     }
@@ -174,7 +183,9 @@ impl PlaceQuery {
 
 /// Coaches with a location in a city and/or state.
 #[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery),
-    responses((status = 200, description = "Coaches in that city or state", body = [CoachListing])))]
+    responses((status = 200, description = "Coaches in that city or state", body = [CoachListing]),
+              (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn search_city(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,
@@ -203,7 +214,9 @@ pub struct GeocodeResult {
 
 /// Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network).
 #[utoipa::path(get, path = "/geocode", tag = "coaching", params(PlaceQuery),
-    responses((status = 200, description = "The place, or found: false", body = GeocodeResult)))]
+    responses((status = 200, description = "The place, or found: false", body = GeocodeResult),
+              (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn geocode(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,

@@ -46,7 +46,10 @@ impl CoachProfile {
                           "hourly_rate": 60.0, "years_experience": 8}))]
 pub struct CoachProfileBody {
     #[serde(default)]
-    #[schema(max_length = 2000)]
+    #[schema(
+        max_length = 2000,
+        pattern = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub bio: String,
     /// Blank items are dropped and repeats kept once; at most 20 remain.
     #[serde(default)]

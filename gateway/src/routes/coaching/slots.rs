@@ -101,7 +101,8 @@ pub(crate) async fn coach_slots(
 
 /// Add an availability slot for the signed-in coach.
 #[utoipa::path(post, path = "/availability", tag = "coaching", request_body = SlotBody,
-    responses((status = 201, description = "Slot added", body = Slot)))]
+    responses((status = 201, description = "Slot added", body = Slot),
+              (status = 409, description = "specific_date is in the past", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_slot(
     State(state): State<AppState>,
     session: Session,

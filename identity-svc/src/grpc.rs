@@ -8,7 +8,6 @@ use futures::{StreamExt, TryStreamExt, stream::BoxStream};
 use platform::{
     auth::{self, Caller, Role, TokenSigner},
     events::{Envelope, Event},
-    stamps::Stamp,
 };
 use proto::identity::v1::{self as pb, identity_server::Identity};
 use sqlx::PgPool;
@@ -42,9 +41,6 @@ pub struct IdentityService {
     pub revocations: Revocations,
     /// Notified after a commit that wrote to the outbox.
     pub outbox_wake: Arc<Notify>,
-    /// Renewed after a user's name or role changes or the user is deleted: gateways remember
-    /// names ([`platform::stamps`]).
-    pub names_stamp: Stamp,
 }
 
 /// A path or message id that must be a UUID.
@@ -471,8 +467,6 @@ impl Identity for IdentityService {
         if !plan.events.is_empty() {
             self.outbox_wake.notify_one();
         }
-        // Names (and with a role change, whose names other contexts show) may have changed.
-        self.names_stamp.renew().await;
         Ok(Response::new(pb::UpdateUserResponse {
             user: Some(user.into()),
         }))
@@ -496,7 +490,6 @@ impl Identity for IdentityService {
         tx.commit().await.map_err(Error::from)?;
 
         self.revocations.user_deleted(user_id).await;
-        self.names_stamp.renew().await;
         self.outbox_wake.notify_one();
         Ok(Response::new(pb::DeleteUserResponse {}))
     }

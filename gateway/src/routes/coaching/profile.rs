@@ -2,7 +2,6 @@
 //! name from identity-svc.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,6 +11,7 @@ use crate::{
     error::ApiError,
     extract::{Json, PathId, Session},
     names::names,
+    routes::cache,
     state::AppState,
 };
 
@@ -89,10 +89,10 @@ pub(crate) async fn get_profile(
     session: Session,
     PathId(coach_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Coaching, Context::Names]);
+    let stamp = crate::memo::stamps().of(cache::COACH_PROFILE.shows);
     state
         .memo
-        .json("coach-profile", &coach_id, stamp, async {
+        .json(cache::COACH_PROFILE.name, &coach_id, stamp, async {
             let message = pb::GetCoachProfileRequest {
                 coach_id: coach_id.clone(),
             };

@@ -15,9 +15,10 @@
 //!
 //! Besides these writes, a stamp is renewed by the service owning the data when it starts (the
 //! data may have changed while it was down) and after every event it applies (`platform::host`),
-//! e.g. coaching-svc removing a deleted coach's profile. coaching-svc also renews its stamp after
-//! each of its own write RPCs, for booking-svc's slot memory, which reads that stamp (see
-//! `coaching-svc/src/lib.rs`).
+//! e.g. coaching-svc removing a deleted coach's profile. For now coaching-svc and gym-svc also
+//! renew theirs after each RPC not named as a read (`platform::host`'s `RenewStampLayer`):
+//! booking-svc's own slot memory reads coaching's stamp and learns of changes only from it. That
+//! layer goes once booking-svc no longer keeps that memory; this declaration then clears alone.
 
 use axum::{
     extract::{Request, State},

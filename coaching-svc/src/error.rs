@@ -16,6 +16,9 @@ pub enum Error {
     /// Signed in, but not allowed to do this.
     #[error("{0}")]
     Forbidden(String),
+    /// Well-formed, but the moment has passed (a date in the past).
+    #[error("{0}")]
+    Precondition(String),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -29,6 +32,7 @@ impl From<Error> for Status {
             Error::NotFound(m) => Status::not_found(m),
             Error::Conflict(m) => Status::already_exists(m),
             Error::Forbidden(m) => Status::permission_denied(m),
+            Error::Precondition(m) => Status::failed_precondition(m),
             Error::Database(e) => platform::database::status(&e, "coaching"),
             Error::Other(e) => platform::status::internal(e),
         }

@@ -321,10 +321,9 @@ impl Coaching for CoachingService {
         &self,
         _request: Request<pb::ListCoachesRequest>,
     ) -> Result<Response<pb::ListCoachesResponse>, Status> {
-        let (version, rows) = store::directory(&self.db).await?;
+        let rows = store::directory(&self.db).await?;
         Ok(Response::new(pb::ListCoachesResponse {
             coaches: listings(rows),
-            version: version.to_string(),
         }))
     }
 

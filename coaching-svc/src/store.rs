@@ -448,31 +448,16 @@ pub async fn slot_snapshot(db: impl PgExecutor<'_>, slot_id: Uuid) -> Result<Opt
     }))
 }
 
-/// The whole directory, oldest profile first, and its version, in one statement: the version and
-/// the rows come from one snapshot. With no coaches, one row holds the version and no coach.
-pub async fn directory(db: impl PgExecutor<'_>) -> Result<(i64, Vec<ListingRow>), Error> {
-    let rows = sqlx::query(concat!(
-        "select v.version, d.* from coaching.directory_version v
-         left join lateral (",
+/// The whole directory, oldest profile first, in one statement.
+pub async fn directory(db: impl PgExecutor<'_>) -> Result<Vec<ListingRow>, Error> {
+    Ok(sqlx::query_as::<_, ListingRow>(concat!(
         listing_select!(),
-        ", null::float8 as distance, p.created_at from coaching.coach_profile p",
+        ", null::float8 as distance from coaching.coach_profile p",
         listing_locations!(),
-        ") d on true
-         order by d.created_at, d.coach_id"
+        " order by p.created_at, p.coach_id"
     ))
     .fetch_all(db)
-    .await?;
-    let version = match rows.first() {
-        Some(row) => row.try_get("version")?,
-        None => 0,
-    };
-    let mut listings = Vec::with_capacity(rows.len());
-    for row in &rows {
-        if row.try_get::<Option<Uuid>, _>("coach_id")?.is_some() {
-            listings.push(ListingRow::from_row(row)?);
-        }
-    }
-    Ok((version, listings))
+    .await?)
 }
 
 /// Coaches with a location in `city` and/or in one of `states` (lower-case forms), both on the

@@ -8,9 +8,7 @@ use std::sync::Arc;
 use platform::auth::Claims;
 use proto::identity::v1::CheckTokenRequest;
 
-use crate::{
-    call, error::ApiError, extract::Session, memo::Stamps, redis_store::TokenState, state::AppState,
-};
+use crate::{call, error::ApiError, extract::Session, redis_store::TokenState, state::AppState};
 
 const ENDED: &str = "Your session has ended. Please sign in again.";
 
@@ -20,45 +18,38 @@ pub async fn session(state: &AppState, token: &str) -> Result<Session, ApiError>
         .verifier
         .verify(token)
         .map_err(|e| ApiError::unauthorized(capitalise(&e.to_string())))?;
-    let stamps = ensure_not_revoked(state, &claims).await?;
+    ensure_not_revoked(state, &claims).await?;
     Ok(Session {
         caller: (&claims).into(),
         token: Arc::from(token),
-        stamps: Arc::new(stamps),
     })
 }
 
-/// Refuses a revoked token; returns the change stamps read in the same Redis round trip.
-async fn ensure_not_revoked(state: &AppState, claims: &Claims) -> Result<Stamps, ApiError> {
+/// Refuses a revoked token.
+async fn ensure_not_revoked(state: &AppState, claims: &Claims) -> Result<(), ApiError> {
     let user_id = claims.sub.to_string();
     let jti = claims.jti.to_string();
-    let (version, revoked, stamps) = match state.redis.token_state(&user_id, &jti).await {
+    let (version, revoked) = match state.redis.token_state(&user_id, &jti).await {
         Ok(TokenState { revoked: true, .. }) => return Err(ApiError::unauthorized(ENDED)),
         Ok(TokenState {
             version: Some(version),
-            stamps,
             ..
-        }) => (Some(version), false, stamps),
-        Ok(TokenState {
-            version: None,
-            stamps,
-            ..
-        }) => {
+        }) => (Some(version), false),
+        Ok(TokenState { version: None, .. }) => {
             let (version, revoked) = ask_identity(state, &user_id, &jti).await?;
             if let Some(version) = version {
                 let _ = state.redis.cache_token_version(&user_id, version).await;
             }
-            (version, revoked, stamps)
+            (version, revoked)
         }
         Err(down) => {
             tracing::warn!(error = %down, "revocation cache unavailable; asking identity-svc");
-            let (version, revoked) = ask_identity(state, &user_id, &jti).await?;
-            (version, revoked, Stamps::default())
+            ask_identity(state, &user_id, &jti).await?
         }
     };
     match version {
         _ if revoked => Err(ApiError::unauthorized(ENDED)),
-        Some(v) if v == claims.ver => Ok(stamps),
+        Some(v) if v == claims.ver => Ok(()),
         Some(v) if v < 0 => Err(ApiError::unauthorized("This account no longer exists.")),
         None => Err(ApiError::unauthorized("This account no longer exists.")),
         Some(_) => Err(ApiError::unauthorized(

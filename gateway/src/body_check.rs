@@ -47,6 +47,11 @@ const KEYWORDS: &[&str] = &[
     "maximum",
     "exclusiveMinimum",
     "exclusiveMaximum",
+    "if",
+    "then",
+    "else",
+    // Rules across fields JSON Schema cannot state (see [`AFTER`]); refused with 422.
+    AFTER,
     // Annotations: they state no rule.
     "description",
     "title",
@@ -62,6 +67,16 @@ const KEYWORDS: &[&str] = &[
 pub const PATTERNS: &[(&str, &str)] = &[
     (TIME, "be a time as HH:MM (24-hour), e.g. 09:30"),
     (NOT_BLANK, "not be blank"),
+    (LINE, "be one line without control characters"),
+    (
+        LINE_NOT_BLANK,
+        "not be blank, and be one line without control characters",
+    ),
+    (
+        TEXT,
+        "not contain control characters other than tabs and line breaks",
+    ),
+    (NO_NUL, "not contain NUL characters"),
     (EMAIL, "be an email address such as name@example.com"),
     (PHONE, "be a phone number: digits, spaces and + - ( ) ."),
     (PICTURE, "be an uploaded picture such as /uploads/<name>.png"),
@@ -70,13 +85,25 @@ pub const PATTERNS: &[(&str, &str)] = &[
 pub const TIME: &str = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
 /// Some character that is not a space.
 pub const NOT_BLANK: &str = "\\S";
+/// One line: no control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F). What every text
+/// field of a request body is unless its schema says otherwise ([`crate::openapi`] writes it into
+/// the document, see `text_rules`): the services refuse control characters in single-line fields,
+/// and PostgreSQL cannot store NUL at all.
+pub const LINE: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*$";
+/// One line, and some character that is not a space: [`LINE`] and [`NOT_BLANK`] together.
+pub const LINE_NOT_BLANK: &str =
+    "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$";
+/// Text that may span lines: tabs and line breaks allowed, other control characters not.
+pub const TEXT: &str = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$";
+/// Anything but NUL (a password: never stored as text, but no text may hold NUL).
+pub const NO_NUL: &str = "^[^\\x00]*$";
 /// One `@` with text on both sides and a dot inside the domain, no spaces.
-pub const EMAIL: &str = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$";
+pub const EMAIL: &str = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$";
 /// Blank (no phone), or digits with spaces and `+-().`, at least one digit.
-pub const PHONE: &str = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$";
+pub const PHONE: &str = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$";
 
 /// A picture the gateway stored (`/uploads/<name>.<image type>`), or blank for none.
-pub const PICTURE: &str = "^\\s*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$";
+pub const PICTURE: &str = "^[^\\S\\x1c-\\x1f]*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$";
 
 /// SPEC.md words two refusals of the account fields its own way (the rules are the schema's).
 const REQUIRED_FIELDS: &str = "Email, password, and full name are required";
@@ -165,6 +192,13 @@ fn collect_patterns(value: &Value, found: &mut BTreeSet<String>) {
     }
 }
 
+/// The keyword of a rule across fields that JSON Schema cannot state: on an object,
+/// `"x-after": {"end_time": "start_time"}` says that `end_time`, when both are given, comes after
+/// `start_time` (times as `HH:MM` or dates as `YYYY-MM-DD`, compared as written). A body that
+/// keeps every rule of its schema but breaks this one is refused with 422 Unprocessable Content,
+/// and the operations whose body has such a rule document that 422 ([`crate::openapi`]).
+pub const AFTER: &str = "x-after";
+
 /// One operation's request body schema, with the components it refers to.
 pub struct BodyCheck {
     schema: Value,
@@ -175,7 +209,91 @@ pub struct BodyCheck {
 impl BodyCheck {
     /// The first rule `body` breaks, as a sentence naming the field.
     pub fn check(&self, body: &Value) -> Result<(), String> {
-        self.matches(&self.schema, body, "").map_err(spec_wording)
+        let refusal = self.matches(&self.schema, body, "");
+        // SPEC.md's sentences are those of the account forms (register, create a user).
+        let account_form = self.object_schemas(&self.schema).iter().any(|schema| {
+            schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key("full_name"))
+        });
+        if account_form {
+            refusal.map_err(spec_wording)
+        } else {
+            refusal
+        }
+    }
+
+    /// The first rule across fields ([`AFTER`]) that `body`, which [`check`](Self::check)
+    /// passed, breaks.
+    pub fn check_across(&self, body: &Value) -> Result<(), String> {
+        for schema in self.object_schemas(&self.schema) {
+            let Some(after) = schema.get(AFTER).and_then(Value::as_object) else {
+                continue;
+            };
+            for (later, earlier) in after {
+                let Some(earlier) = earlier.as_str() else {
+                    continue;
+                };
+                if let (Some(Value::String(l)), Some(Value::String(e))) = (body.get(later), body.get(earlier))
+                    && l <= e
+                {
+                    return Err(format!("{later} must be after {earlier}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the handler reads of a `body` that [`check`](Self::check) passed: fields the schema
+    /// does not name are left out (as the handler would ignore them, so nothing in them, such as
+    /// a NUL the text check refuses, can matter), and whole numbers written with a zero fraction
+    /// (`52.0`) are written as integers, which JSON and JSON Schema's `integer` take them for.
+    /// `None` when the body is already what the handler reads.
+    pub fn prepare(&self, body: &Value) -> Option<Value> {
+        let schemas = self.object_schemas(&self.schema);
+        let known: BTreeSet<&str> = schemas
+            .iter()
+            .filter_map(|schema| schema.get("properties").and_then(Value::as_object))
+            .flat_map(|properties| properties.keys().map(String::as_str))
+            .collect();
+        let mut prepared = body.clone();
+        let mut changed = false;
+        if let Value::Object(object) = &mut prepared
+            && !known.is_empty()
+        {
+            let before = object.len();
+            object.retain(|name, _| known.contains(name.as_str()));
+            changed |= object.len() != before;
+        }
+        changed |= whole_numbers_as_integers(&mut prepared);
+        changed.then_some(prepared)
+    }
+
+    /// The object schemas that apply to a body at the top: the schema, what its `$ref`s name and
+    /// its `allOf` branches.
+    fn object_schemas<'a>(&'a self, schema: &'a Value) -> Vec<&'a Map<String, Value>> {
+        let Some(object) = schema.as_object() else {
+            return Vec::new();
+        };
+        let mut found = vec![object];
+        if let Some(target) = object
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("#/components/schemas/"))
+            .and_then(|name| self.components.get(name))
+        {
+            found.extend(self.object_schemas(target));
+        }
+        for branch in object
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            found.extend(self.object_schemas(branch));
+        }
+        found
     }
 
     fn matches(&self, schema: &Value, value: &Value, field: &str) -> Result<(), String> {
@@ -195,6 +313,16 @@ impl BodyCheck {
         }
         if let Some(branches) = schema.get("allOf").and_then(Value::as_array) {
             for branch in branches {
+                self.matches(branch, value, field)?;
+            }
+        }
+        if let Some(condition) = schema.get("if") {
+            let branch = if self.matches(condition, value, field).is_ok() {
+                schema.get("then")
+            } else {
+                schema.get("else")
+            };
+            if let Some(branch) = branch {
                 self.matches(branch, value, field)?;
             }
         }
@@ -437,9 +565,13 @@ fn number(schema: &Map<String, Value>, value: &Value, field: &str) -> Result<(),
     {
         return Err(format!("{} must be less than {max}", named(field)));
     }
+    // A whole number may be written with a fraction of zero (52.0): JSON does not tell them
+    // apart, and neither does JSON Schema's `integer`.
     let fits = match schema.get("format").and_then(Value::as_str) {
-        Some("int32") => value.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
-        Some("int64") => value.as_i64().is_some(),
+        Some("int32") => n.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&n),
+        Some("int64") => {
+            n.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&n)
+        }
         _ => true,
     };
     if fits {
@@ -447,6 +579,81 @@ fn number(schema: &Map<String, Value>, value: &Value, field: &str) -> Result<(),
     } else {
         Err(format!("{} is too large", named(field)))
     }
+}
+
+/// Writes every whole number with a zero fraction (`52.0`) as an integer; whether any was.
+fn whole_numbers_as_integers(value: &mut Value) -> bool {
+    match value {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                *value = Value::from(f as i64);
+                true
+            }
+            _ => false,
+        },
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, item| whole_numbers_as_integers(item) | changed),
+        Value::Object(object) => object
+            .values_mut()
+            .fold(false, |changed, item| whole_numbers_as_integers(item) | changed),
+        _ => false,
+    }
+}
+
+/// Whether a JSON text names a field twice in one object (the handler's extractor refuses that;
+/// a body rewritten by [`BodyCheck::prepare`] must not lose the second name unseen).
+fn has_duplicate_field(bytes: &[u8]) -> bool {
+    struct Unique;
+
+    impl<'de> serde::Deserialize<'de> for Unique {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_any(Unique)
+        }
+    }
+
+    impl<'de> serde::de::Visitor<'de> for Unique {
+        type Value = Unique;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_unit<E>(self) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+            while seq.next_element::<Unique>()?.is_some() {}
+            Ok(Unique)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+            let mut names = std::collections::HashSet::new();
+            while let Some(name) = map.next_key::<String>()? {
+                if !names.insert(name) {
+                    return Err(serde::de::Error::custom("a field is named twice"));
+                }
+                map.next_value::<Unique>()?;
+            }
+            Ok(Unique)
+        }
+    }
+
+    serde_json::from_slice::<Unique>(bytes).is_err()
 }
 
 /// A UUID in its hyphenated form (RFC 9562).
@@ -470,11 +677,20 @@ pub async fn check_body(
         return Ok(next.run(request).await);
     }
     let (parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, crate::BODY_LIMIT)
+    let mut bytes = axum::body::to_bytes(body, crate::BODY_LIMIT)
         .await
         .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large."))?;
     if let Ok(value @ Value::Object(_)) = serde_json::from_slice::<Value>(&bytes) {
         check.check(&value).map_err(ApiError::bad_request)?;
+        check
+            .check_across(&value)
+            .map_err(|detail| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, detail))?;
+        // A body naming a field twice goes on as sent, for the handler to refuse.
+        if let Some(prepared) = check.prepare(&value)
+            && !has_duplicate_field(&bytes)
+        {
+            bytes = serde_json::to_vec(&prepared).map_err(ApiError::internal)?.into();
+        }
     }
     Ok(next.run(Request::from_parts(parts, Body::from(bytes))).await)
 }
@@ -577,7 +793,7 @@ mod tests {
                             .flat_map(|p| p.values())
                             .for_each(|p| used(p, keywords, formats)),
                         // Values, not schemas.
-                        "example" | "examples" | "default" | "enum" | "const" | "required" => {}
+                        "example" | "examples" | "default" | "enum" | "const" | "required" | AFTER => {}
                         _ => used(inner, keywords, formats),
                     }
                 }

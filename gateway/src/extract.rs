@@ -13,7 +13,7 @@ use serde::de::{
     Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor, value::MapAccessDeserializer,
 };
 
-use crate::{error::ApiError, memo::Stamps};
+use crate::error::ApiError;
 
 /// A JSON object body. Malformed JSON, any other JSON value and wrong types are 400, a wrong
 /// media type 415, a body over the limit 413.
@@ -168,14 +168,13 @@ where
     }
 }
 
-/// The signed-in caller and the token they came with (forwarded to the services).
-/// Present on every route whose access is not public; see `routes::authorize`.
+/// The signed-in caller and the token they came with (forwarded to the services): identity, and
+/// nothing about the cache. Present on every route whose access is not public; see
+/// `routes::authorize`.
 #[derive(Clone, Debug)]
 pub struct Session {
     pub caller: Caller,
     pub token: Arc<str>,
-    /// The change stamps read with the token's state (unknown when Redis was not reachable).
-    pub stamps: Arc<Stamps>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Session {

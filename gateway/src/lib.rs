@@ -4,6 +4,7 @@
 
 mod auth;
 mod body_check;
+mod body_rules;
 mod call;
 mod config;
 mod error;

@@ -1,11 +1,17 @@
 //! What the gateway remembers of the answers it rendered, so a read whose data has not changed
-//! costs one Redis round trip (which a signed-in request makes anyway, for revocation) instead of
-//! calls to the services and PostgreSQL.
+//! costs one Redis round trip (read beside the token check's, see `routes::authorize`) instead of
+//! calls to the services and PostgreSQL. Which answers, keyed by what, and which writes clear them
+//! is declared in one place, `routes::cache`; this module is the memory itself.
 //!
 //! Each entry is keyed by what was asked (a route and its id) and stamped with the change stamps
-//! of the contexts its data came from ([`platform::stamps`]): it is served only while those stamps
-//! read the same, and never after [`MAX_AGE`]. Only answers that are the same for every caller
-//! the route admits are remembered; the route's role gate still runs on every request.
+//! of the data it shows ([`platform::stamps`]): it is served only while those stamps read the
+//! same, and never after [`MAX_AGE`]. Only answers that are the same for every caller the route
+//! admits are remembered; the route's role gate still runs on every request.
+//!
+//! Hand-written rather than a cache crate such as moka: besides per-key single-flight and an age
+//! limit (which moka has), it serves a still-valid answer while one request renders it afresh
+//! ([`REFRESH_AFTER`]) and serves it when that render fails, and validity is a stamp compared on
+//! every read rather than an eviction; moka would need the same code around it.
 
 use std::{
     collections::HashMap,
@@ -36,6 +42,23 @@ const BUDGET: usize = 8 << 20;
 const GATES_CAPACITY: usize = 4096;
 /// How many user names are remembered before that memory starts again from empty.
 const NAMES_CAPACITY: usize = 50_000;
+
+tokio::task_local! {
+    /// The change stamps read for the request being served ([`with_stamps`]).
+    static REQUEST_STAMPS: Stamps;
+}
+
+/// Serves `request` with `stamps` as the change stamps every remembered answer and name of it is
+/// checked against ([`stamps`]).
+pub async fn with_stamps<F: Future>(stamps: Stamps, request: F) -> F::Output {
+    REQUEST_STAMPS.scope(stamps, request).await
+}
+
+/// The change stamps read for the request being served: all unknown (nothing remembered is
+/// served) outside [`with_stamps`].
+pub fn stamps() -> Stamps {
+    REQUEST_STAMPS.try_with(Stamps::clone).unwrap_or_default()
+}
 
 /// The change stamps read with a request, in [`Context::ALL`] order; `None` where Redis had
 /// none (or could not be asked).

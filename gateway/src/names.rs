@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use platform::stamps::Context;
 use proto::identity::v1::GetUsersRequest;
 
 use crate::{call, error::ApiError, extract::Session, state::AppState};
@@ -38,7 +37,7 @@ pub async fn names(
     user_ids.sort_unstable();
     user_ids.dedup();
     let mut found = HashMap::with_capacity(user_ids.len());
-    let stamp = session.and_then(|s| s.stamps.of(&[Context::Names]));
+    let stamp = crate::memo::stamps().of(crate::routes::cache::NAMES);
     if let Some(stamp) = &stamp {
         state.memo.recall_names(stamp, &mut user_ids, &mut found);
     }

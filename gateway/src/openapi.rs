@@ -9,14 +9,18 @@ use utoipa::{
         RefOr,
         path::{HttpMethod, Operation, ParameterIn, Paths},
         response::Response as OpenApiResponse,
-        schema::Schema,
+        schema::{ArrayItems, Schema, SchemaType, Type},
         security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme},
     },
 };
 
 use platform::auth::Role;
 
+use serde_json::Value;
+
 use crate::{
+    body_check::AFTER,
+    body_rules,
     error::ErrorBody,
     routes::Access,
     vocabulary::{
@@ -204,6 +208,107 @@ pub fn finish(openapi: &mut utoipa::openapi::OpenApi) {
         }
     }
     require_what_is_always_sent(openapi);
+    state_request_rules(openapi);
+}
+
+/// Writes [`crate::body_rules`] into the request bodies' schemas: the text rule on every text
+/// field, the rules across fields on their bodies, and a 422 on each operation whose body has a
+/// rule JSON Schema cannot state ([`AFTER`]).
+fn state_request_rules(openapi: &mut utoipa::openapi::OpenApi) {
+    let bodies: Vec<String> = operations(openapi)
+        .filter_map(|operation| operation.request_body.as_ref())
+        .flat_map(|body| schema_refs(&serde_json::to_value(body).unwrap_or_default()))
+        .collect();
+    let Some(components) = openapi.components.as_mut() else {
+        return;
+    };
+    let mut pending = bodies;
+    let mut requested = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !requested.insert(name.clone()) {
+            continue;
+        }
+        if let Some(schema) = components.schemas.get(&name) {
+            pending.extend(schema_refs(&serde_json::to_value(schema).unwrap_or_default()));
+        }
+    }
+    for name in &requested {
+        if let Some(RefOr::T(schema)) = components.schemas.get_mut(name) {
+            text_rule(schema);
+        }
+    }
+    let mut unprocessable = Vec::new();
+    for (name, rules) in body_rules::across_fields() {
+        let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(name) else {
+            continue;
+        };
+        let Value::Object(rules) = rules else {
+            continue;
+        };
+        if rules.contains_key(AFTER) {
+            unprocessable.push(format!("#/components/schemas/{name}"));
+        }
+        object
+            .extensions
+            .get_or_insert_with(Default::default)
+            .extend(rules);
+    }
+    for operation in operations(openapi) {
+        let body = serde_json::to_value(&operation.request_body).unwrap_or_default();
+        if schema_refs(&body)
+            .iter()
+            .any(|name| unprocessable.contains(&format!("#/components/schemas/{name}")))
+        {
+            operation.responses.responses.insert(
+                "422".to_owned(),
+                RefOr::T(error_response(
+                    "422",
+                    "The body keeps every rule of its schema but breaks one across its fields that \
+                     JSON Schema cannot state (`x-after`: the end must come after the start); the \
+                     detail names the fields",
+                )),
+            );
+        }
+    }
+}
+
+/// [`body_rules::text_rule`] on every text field of `schema` (its properties, their items and
+/// branches).
+fn text_rule(schema: &mut Schema) {
+    match schema {
+        Schema::Object(object) => {
+            let text = match &object.schema_type {
+                SchemaType::Type(Type::String) => true,
+                SchemaType::Array(types) => types.contains(&Type::String),
+                _ => false,
+            };
+            if text
+                && object.format.is_none()
+                && object.enum_values.is_none()
+                && let Some(pattern) = body_rules::text_rule(object.pattern.as_deref())
+            {
+                object.pattern = Some(pattern.to_owned());
+            }
+            for property in object.properties.values_mut() {
+                if let RefOr::T(property) = property {
+                    text_rule(property);
+                }
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(item) = &mut array.items
+                && let RefOr::T(item) = item.as_mut()
+            {
+                text_rule(item);
+            }
+        }
+        Schema::OneOf(one_of) => one_of.items.iter_mut().for_each(|item| {
+            if let RefOr::T(item) = item {
+                text_rule(item);
+            }
+        }),
+        _ => {}
+    }
 }
 
 /// Every field of an answer is always sent (null where it has no value), so every property of a
@@ -356,7 +461,10 @@ mod tests {
         let directory = statuses(operation(&document, "get", "/coaches"));
         assert_eq!(directory, ["200", "304", "503"]);
         let slot = statuses(operation(&document, "post", "/availability"));
-        assert_eq!(slot, ["201", "400", "401", "403", "413", "415", "503"]);
+        assert_eq!(
+            slot,
+            ["201", "400", "401", "403", "409", "413", "415", "422", "503"]
+        );
     }
 
     #[tokio::test]

@@ -43,11 +43,10 @@ pub struct RedisStore {
 }
 
 /// What Redis says about a signed-in request: the user's cached token version (`-1` once
-/// deleted), whether the token was logged out, and the change stamps.
+/// deleted) and whether the token was logged out.
 pub struct TokenState {
     pub version: Option<i64>,
     pub revoked: bool,
-    pub stamps: Stamps,
 }
 
 impl RedisStore {
@@ -70,27 +69,22 @@ impl RedisStore {
         format!("{}:{parts}", self.namespace)
     }
 
-    /// The token's state and the change stamps, in one round trip.
+    /// The token's state, in one round trip.
     pub async fn token_state(&self, user_id: &str, jti: &str) -> Result<TokenState, RedisDown> {
-        let mut keys = vec![self.key(&format!("tv:{user_id}")), self.key(&format!("rv:{jti}"))];
-        keys.extend(Context::ALL.map(|c| stamps::key(&self.namespace, c)));
-        let values: Vec<Option<String>> = self.run(|mut c| async move { c.mget(&keys).await }).await?;
-        let [version, revoked, coaching, gym, names] = <[Option<String>; 5]>::try_from(values)
-            .map_err(|v| RedisDown::Unexpected(format!("MGET of 5 keys answered {} values", v.len())))?;
+        let keys = [self.key(&format!("tv:{user_id}")), self.key(&format!("rv:{jti}"))];
+        let (version, revoked): (Option<String>, Option<String>) =
+            self.run(|mut c| async move { c.mget(&keys).await }).await?;
         let version = version
             .map(|v| v.parse::<i64>())
             .transpose()
             .map_err(|e| RedisDown::Unexpected(format!("a token version that is not a number: {e}")))?;
-        let stamps = Stamps::new([coaching, gym, names]);
-        self.restore_missing(&stamps).await;
         Ok(TokenState {
             version,
             revoked: revoked.is_some(),
-            stamps,
         })
     }
 
-    /// The change stamps alone, for public routes.
+    /// The change stamps, in one round trip.
     pub async fn stamps(&self) -> Result<Stamps, RedisDown> {
         let keys = Context::ALL.map(|c| stamps::key(&self.namespace, c));
         let values: [Option<String>; 3] = self
@@ -102,6 +96,26 @@ impl RedisStore {
         let stamps = Stamps::new(values);
         self.restore_missing(&stamps).await;
         Ok(stamps)
+    }
+
+    /// Replaces the stamps of `data` with fresh values, in one round trip: what the gateway
+    /// remembers of them is no longer served, by any replica. At best effort, like a service's
+    /// own renewal ([`platform::stamps::Stamp::renew`]): what is remembered ages out anyway.
+    pub async fn renew(&self, data: &[Context]) {
+        if data.is_empty() {
+            return;
+        }
+        let pairs: Vec<(String, String)> = data
+            .iter()
+            .map(|context| (stamps::key(&self.namespace, *context), stamps::fresh()))
+            .collect();
+        let result = self
+            .run(|mut c| async move { c.mset::<_, _, ()>(&pairs).await })
+            .await;
+        if let Err(error) = result {
+            tracing::warn!(%error, ?data,
+                "change stamps not renewed; gateways may serve what they remember until it ages out");
+        }
     }
 
     /// Sets a fresh value where a stamp is missing (Redis restarted empty), only if still

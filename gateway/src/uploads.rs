@@ -1,4 +1,4 @@
-//! Profile pictures: read one multipart field `file` of at most [`MAX_PICTURE_BYTES`], decide
+//! Profile pictures: read the one multipart field `file` of at most [`MAX_PICTURE_BYTES`], decide
 //! its type by its first bytes (never by the declared type or the file name), and write it to the
 //! upload directory under a random name nginx serves from `/uploads/`.
 //!
@@ -58,12 +58,17 @@ impl ImageType {
     }
 }
 
-/// Reads the field `file` from `multipart`, checks it and stores it in `dir`; returns the stored
-/// file's name.
+/// Reads the form (one field, `file`, and no other), checks the picture and stores it in `dir`;
+/// returns the stored file's name. Nothing is stored unless the whole form is right.
 pub async fn store_profile_picture(dir: &Path, mut multipart: Multipart) -> Result<String, ApiError> {
+    let mut picture: Option<Vec<u8>> = None;
     while let Some(mut field) = multipart.next_field().await.map_err(form_error)? {
-        if field.name() != Some(FIELD) {
-            continue;
+        // The form has one field (the document says so: no other part is allowed).
+        if field.name() != Some(FIELD) || picture.is_some() {
+            return Err(ApiError::bad_request(format!(
+                "The upload form takes one field, file, once; {:?} is one too many.",
+                field.name().unwrap_or_default()
+            )));
         }
         let mut bytes = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(form_error)? {
@@ -72,13 +77,14 @@ pub async fn store_profile_picture(dir: &Path, mut multipart: Multipart) -> Resu
             }
             bytes.extend_from_slice(&chunk);
         }
-        let kind = ImageType::sniff(&bytes)
-            .ok_or_else(|| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, NOT_AN_IMAGE))?;
-        return write(dir, kind, &bytes).await;
+        picture = Some(bytes);
     }
-    Err(ApiError::bad_request(
-        "Choose a picture to upload: the form needs a field named file.",
-    ))
+    let bytes = picture.ok_or_else(|| {
+        ApiError::bad_request("Choose a picture to upload: the form needs a field named file.")
+    })?;
+    let kind = ImageType::sniff(&bytes)
+        .ok_or_else(|| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, NOT_AN_IMAGE))?;
+    write(dir, kind, &bytes).await
 }
 
 /// Writes under a temporary name first, so a half-written file is never served.

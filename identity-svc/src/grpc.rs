@@ -9,7 +9,6 @@ use platform::{
     auth::{self, Caller, Role, TokenSigner},
     events::Event,
     outbox::envelope,
-    stamps::Stamp,
 };
 use proto::identity::v1::{self as pb, identity_server::Identity};
 use sqlx::PgPool;
@@ -43,9 +42,6 @@ pub struct IdentityService {
     pub revocations: Revocations,
     /// Notified after a commit that wrote to the outbox.
     pub outbox_wake: Arc<Notify>,
-    /// Renewed after a user's name or role changes or the user is deleted: gateways remember
-    /// names ([`platform::stamps`]).
-    pub names_stamp: Stamp,
 }
 
 /// A path or message id that must be a UUID.
@@ -467,8 +463,6 @@ impl Identity for IdentityService {
         if !plan.events.is_empty() {
             self.outbox_wake.notify_one();
         }
-        // Names (and with a role change, whose names other contexts show) may have changed.
-        self.names_stamp.renew().await;
         Ok(Response::new(pb::UpdateUserResponse {
             user: Some(user.into()),
         }))
@@ -495,7 +489,6 @@ impl Identity for IdentityService {
         tx.commit().await.map_err(Error::from)?;
 
         self.revocations.user_deleted(user_id).await;
-        self.names_stamp.renew().await;
         self.outbox_wake.notify_one();
         Ok(Response::new(pb::DeleteUserResponse {}))
     }

@@ -59,10 +59,12 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         signer,
         revocations: revocation::Revocations::new(link.clone(), config.redis_namespace.clone()),
         outbox_wake: relay.waker(),
-        names_stamp: Stamp::new(link, &config.redis_namespace, stamps::Context::Names),
     };
-    // Names may have changed while this replica was down.
-    service.names_stamp.renew().await;
+    // Names may have changed while this replica was down. After that, the gateway renews this
+    // stamp after each write of the API that changes a name (gateway/src/routes/cache.rs).
+    Stamp::new(link, &config.redis_namespace, stamps::Context::Names)
+        .renew()
+        .await;
     if let Some(admin) = &config.admin {
         seed_admin(&service, admin).await?;
     }

@@ -106,7 +106,10 @@ fn parse_date(raw: &str, today: NaiveDate) -> Result<NaiveDate, Error> {
     let date = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
         .map_err(|_| Error::Invalid("specific_date must be a real date as YYYY-MM-DD".into()))?;
     if date < today {
-        return Err(Error::Invalid("specific_date must not be in the past".into()));
+        // A real date the clock has passed: the request is well-formed, the moment is gone.
+        return Err(Error::Precondition(
+            "specific_date must not be in the past".into(),
+        ));
     }
     Ok(date)
 }
@@ -220,10 +223,11 @@ mod tests {
     #[test]
     fn a_one_time_slot_may_be_today_but_not_earlier() {
         assert!(one_time(Some("2026-03-10")).is_ok());
-        assert_eq!(
-            message(one_time(Some("2026-03-09"))),
-            "specific_date must not be in the past"
-        );
+        // A real date already gone is a conflict with the clock (409), not bad input.
+        match one_time(Some("2026-03-09")) {
+            Err(Error::Precondition(m)) => assert_eq!(m, "specific_date must not be in the past"),
+            other => panic!("expected Precondition, got {other:?}"),
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ async fn a_one_time_slot_in_the_past_is_refused() {
         .await;
 
     assert_eq!(
-        failure(result, Code::InvalidArgument),
+        failure(result, Code::FailedPrecondition),
         "specific_date must not be in the past"
     );
 }

@@ -54,16 +54,19 @@ pub struct RegisterBody {
     #[schema(
         min_length = 1,
         max_length = 254,
-        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+        pattern = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$"
     )]
     pub email: String,
-    #[schema(min_length = 6, max_length = 128)]
+    #[schema(min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: String,
     #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: String,
     /// Digits, spaces and `+-().`; blank or null for none.
     #[serde(default)]
-    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
+    #[schema(
+        max_length = 30,
+        pattern = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$"
+    )]
     pub phone: Option<String>,
     /// Client when absent or null.
     #[serde(default)]
@@ -74,7 +77,9 @@ pub struct RegisterBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"email": "ann@example.com", "password": "secret1"}))]
 pub struct LoginBody {
+    #[schema(min_length = 1)]
     pub email: String,
+    #[schema(min_length = 1, pattern = "^[^\\x00]*$")]
     pub password: String,
 }
 

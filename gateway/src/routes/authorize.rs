@@ -8,7 +8,11 @@ use axum::{
 };
 
 use super::Access;
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::ApiError,
+    memo::{self, Stamps},
+    state::AppState,
+};
 
 /// Verifies the bearer token, checks the role against the route's [`Access`], and hands the
 /// handler a [`Session`](crate::extract::Session).
@@ -27,7 +31,14 @@ pub async fn authorize(
         return Ok(next.run(request).await);
     }
     let token = token.ok_or_else(|| ApiError::unauthorized("Please sign in to do this."))?;
-    let session = crate::auth::session(&state, token).await?;
+    // The token check and the cache's change stamps, read side by side (each one Redis round
+    // trip, on one connection): the session is identity only, the stamps are the cache's.
+    let (session, stamps) = tokio::join!(crate::auth::session(&state, token), state.redis.stamps());
+    let session = session?;
+    let stamps = stamps.unwrap_or_else(|down| {
+        tracing::warn!(error = %down, "change stamps unavailable; nothing remembered is served");
+        Stamps::default()
+    });
     if !access.allows(Some(session.caller.role)) {
         return Err(ApiError::forbidden(format!(
             "A {} account cannot do this.",
@@ -35,5 +46,5 @@ pub async fn authorize(
         )));
     }
     request.extensions_mut().insert(session);
-    Ok(next.run(request).await)
+    Ok(memo::with_stamps(stamps, next.run(request)).await)
 }

@@ -81,7 +81,7 @@ pub struct ClientProfileBody {
     pub skill_level: Option<String>,
     /// As answered by `POST /client/upload-profile-picture`.
     #[serde(default)]
-    #[schema(pattern = "^\\s*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$")]
+    #[schema(pattern = "^[^\\S\\x1c-\\x1f]*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$")]
     pub profile_picture_url: Option<String>,
 }
 
@@ -149,8 +149,9 @@ pub(crate) async fn update_client_profile(
     Ok(axum::Json(profile(reply.profile)?))
 }
 
-/// The upload form: one field, `file`.
-#[derive(ToSchema)]
+/// The upload form: one field, `file`, and no other.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)] // documents the multipart body; the handler reads the fields itself
 pub struct ProfilePictureForm {
     /// A PNG, JPEG, GIF or WebP image of at most 5 MB (5242880 bytes).
@@ -172,7 +173,7 @@ pub struct ProfilePictureUrl {
 #[utoipa::path(post, path = "/client/upload-profile-picture", tag = "client",
     request_body(content = ProfilePictureForm, content_type = "multipart/form-data"),
     responses((status = 201, description = "Picture stored", body = ProfilePictureUrl),
-              (status = 400, description = "No field named file, or a malformed form", body = ErrorBody),
+              (status = 400, description = "No field named file, a field other than file, or a malformed form", body = ErrorBody),
               (status = 413, description = "Image size must be less than 5MB", body = ErrorBody),
               (status = 415, description = "Please select an image file", body = ErrorBody)))]
 pub(crate) async fn upload_profile_picture(

@@ -10,6 +10,7 @@ pub mod admin;
 pub mod auth;
 mod authorize;
 pub mod booking;
+pub mod cache;
 pub mod client;
 pub mod coaching;
 pub mod gym;
@@ -198,6 +199,17 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
     {
         let operations = operations(&paths);
         for (method, path) in &operations {
+            // Innermost: only a write that passed the gate and the body check reaches a service.
+            if *method != Method::GET {
+                // A route missing from the declaration (a test forbids it) clears everything.
+                let data = cache::changes(method, path).unwrap_or(&platform::stamps::Context::ALL);
+                if !data.is_empty() {
+                    method_router = method_router.route_layer(middleware::from_fn_with_state(
+                        (state.clone(), data),
+                        cache::renew_after,
+                    ));
+                }
+            }
             if let Some(check) = checks.get(method, path) {
                 method_router = method_router.route_layer(middleware::from_fn_with_state(check, check_body));
             }

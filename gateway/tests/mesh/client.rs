@@ -305,6 +305,54 @@ async fn a_form_without_the_field_file_is_a_400() {
 }
 
 #[tokio::test]
+async fn a_form_with_a_field_besides_file_or_two_files_is_a_400_naming_it() {
+    let mesh = Mesh::start().await;
+    let (client, _) = mesh.register("client").await;
+    let picture = || {
+        reqwest::multipart::Part::bytes(bytes(PNG))
+            .file_name("me.png")
+            .mime_str("image/png")
+            .unwrap()
+    };
+    // Another field before the picture, after it, or the picture twice.
+    let forms = [
+        (
+            reqwest::multipart::Form::new()
+                .text("caption", "beach")
+                .part("file", picture()),
+            "caption",
+        ),
+        (
+            reqwest::multipart::Form::new()
+                .part("file", picture())
+                .text("caption", "beach"),
+            "caption",
+        ),
+        (
+            reqwest::multipart::Form::new()
+                .part("file", picture())
+                .part("file", picture()),
+            "file",
+        ),
+    ];
+
+    for (form, named) in forms {
+        let answer = reqwest::Client::new()
+            .post(mesh.url("/client/upload-profile-picture"))
+            .bearer_auth(&client)
+            .multipart(form)
+            .send()
+            .await
+            .expect("the gateway answers");
+
+        assert_eq!(answer.status(), StatusCode::BAD_REQUEST);
+        let body: Value = answer.json().await.expect("a JSON error");
+        assert!(body["detail"].as_str().unwrap().contains(named), "{body}");
+    }
+    assert!(stored(&mesh).is_empty());
+}
+
+#[tokio::test]
 async fn a_picture_sent_as_anything_but_a_form_is_a_415() {
     let mesh = Mesh::start().await;
     let (client, _) = mesh.register("client").await;

@@ -377,7 +377,7 @@ async fn city_search_matches_city_or_state_whatever_the_case() {
     assert!(find(&by_state, "coach_id", &dallas.id).is_some());
 
     let (status, body) = mesh.get("/coaches/search/city?city=%20&state=", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(detail(&body), "Please enter a city or state");
 }
 
@@ -427,7 +427,7 @@ async fn a_typed_place_is_geocoded_and_a_location_without_coordinates_is_found_n
     );
 
     let (status, body) = mesh.get("/geocode", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(detail(&body), "Please enter a city or state");
 }
 
@@ -521,8 +521,8 @@ async fn bad_coaching_input_is_a_4xx_with_a_detail() {
         ),
         (
             Method::POST,
-            "/availability",
-            slot(json!("Monday"), "10:00", "09:00"),
+            "/locations",
+            json!({"name": "Half", "city": "X", "state": "Y", "latitude": 30.0, "longitude": null}),
         ),
         (
             Method::POST,
@@ -550,6 +550,32 @@ async fn bad_coaching_input_is_a_4xx_with_a_detail() {
         );
         assert!(!detail(&answer).is_empty());
     }
+
+    // Every field well-formed, but the end before the start: a rule across fields, 422.
+    let (status, answer) = mesh
+        .call(
+            Method::POST,
+            "/availability",
+            token,
+            Some(slot(json!("Monday"), "10:00", "09:00")),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(detail(&answer), "end_time must be after start_time");
+    // A real date the clock has passed: a conflict with the present, 409.
+    let yesterday = (chrono::Utc::now() - chrono::Duration::days(2))
+        .format("%Y-%m-%d")
+        .to_string();
+    let (status, answer) = mesh
+        .call(
+            Method::POST,
+            "/availability",
+            token,
+            Some(json!({"slot_type": "one-time", "specific_date": yesterday, "start_time": "10:00", "end_time": "11:00"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(detail(&answer), "specific_date must not be in the past");
 
     let (status, answer) = mesh.get("/coach/profile/not-a-uuid", token).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");

@@ -119,6 +119,12 @@ fn refused_values(property: &Value) -> Vec<(Value, String)> {
             if let Some(bad) = candidates.iter().find(|c| !regex.is_match(c)) {
                 refused.push((json!(bad), format!("pattern {pattern}")));
             }
+            // Text is one line without control characters unless its schema says otherwise.
+            for control in ["bell\u{7}", "nul\u{0}", "form\u{c}feed"] {
+                if !regex.is_match(control) {
+                    refused.push((json!(control), format!("pattern {pattern}")));
+                }
+            }
         }
         match schema["format"].as_str() {
             Some("uuid") => refused.push((json!("not-a-uuid"), "format uuid".to_owned())),
@@ -221,9 +227,7 @@ async fn a_body_of_only_the_required_fields_is_accepted_where_no_record_must_exi
                 .into_iter()
                 .flatten()
                 .any(|(_, p)| p.to_string().contains("\"uuid\""));
-        // A slot's day or date is required by its type (recurring or one-time), which the
-        // schema states in words: the slot flows of `coaching.rs` cover it.
-        if needs_records || operation.path == "/availability" {
+        if needs_records {
             continue;
         }
         // Updates need the record their create makes: a fresh user per operation.
@@ -280,4 +284,64 @@ async fn a_body_of_only_the_required_fields_is_accepted_where_no_record_must_exi
         accepted += 1;
     }
     assert!(accepted >= 10, "{accepted} bodies tried");
+}
+
+#[tokio::test]
+async fn a_whole_number_written_with_a_fraction_is_an_integer_and_unknown_fields_are_ignored() {
+    let mesh = Mesh::start().await;
+    let (token, user) = mesh.register("coach").await;
+    // JSON and JSON Schema's `integer` take 52.0 for 52; a field the schema does not name is
+    // ignored whatever it holds, a NUL in its name or value included.
+    let body = json!({"bio": "", "specialties": [], "hourly_rate": 60, "years_experience": 52.0,
+                      "x\u{0}": "\u{0}", "note": {"nested": [1.5]}});
+    let (status, answer) = mesh
+        .call(Method::POST, "/coach/profile", Some(&token), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    assert_eq!(answer["years_experience"], json!(52));
+    let (status, profile) = mesh
+        .get(
+            &format!("/coach/profile/{}", user["user_id"].as_str().expect("an id")),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{profile}");
+    assert_eq!(profile["years_experience"], json!(52));
+
+    // A fraction that is not zero is not an integer.
+    let body = json!({"bio": "", "specialties": [], "hourly_rate": 60, "years_experience": 52.5});
+    let (status, answer) = mesh
+        .call(Method::PUT, "/coach/profile", Some(&token), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert_eq!(answer["detail"], "years_experience must be a whole number");
+
+    // A field named twice is still refused.
+    let answer = mesh
+        .raw(
+            Method::PUT,
+            "/coach/profile",
+            Some(&token),
+            Some("application/json"),
+            r#"{"bio": "", "hourly_rate": 60, "years_experience": 5.0, "bio": "twice", "extra": 1}"#,
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.body);
+}
+
+#[tokio::test]
+async fn a_body_whose_fields_contradict_each_other_is_a_422_naming_them() {
+    let mesh = Mesh::start().await;
+    let (token, _) = mesh.register("coach").await;
+    let slot = json!({"slot_type": "recurring", "day_of_week": "Monday", "start_time": "10:00", "end_time": "09:30"});
+    let (status, answer) = mesh
+        .call(Method::POST, "/availability", Some(&token), Some(slot))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(answer["detail"], "end_time must be after start_time");
+    // The document says which operations can answer it.
+    let (_, document) = mesh.get("/openapi.json", None).await;
+    assert!(document["paths"]["/availability"]["post"]["responses"]["422"].is_object());
+    assert!(document["paths"]["/gym/court-availability"]["post"]["responses"]["422"].is_object());
+    assert!(document["paths"]["/locations"]["post"]["responses"]["422"].is_null());
 }

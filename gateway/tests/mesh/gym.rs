@@ -417,12 +417,12 @@ async fn bad_gym_input_is_a_4xx_with_a_detail() {
         (
             "/gym/court-availability",
             time(&later, "11:00", "10:00"),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
         ),
         (
             "/gym/court-availability",
             time("2020-01-01", "10:00", "11:00"),
-            StatusCode::BAD_REQUEST,
+            StatusCode::CONFLICT,
         ),
         (
             "/gym/court-availability",

@@ -255,3 +255,59 @@ async fn the_directory_comes_gzipped_to_a_client_that_takes_it_with_the_same_eta
         .unwrap();
     assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED);
 }
+
+/// The names stamp's value: only the gateway renews it after a write (identity-svc renews it at
+/// start), so what renews it is the cache declaration alone. (coaching-svc and gym-svc renew
+/// theirs after applying events too, at their own pace: not comparable here.)
+async fn names_stamp(mesh: &Mesh, conn: &mut redis::aio::MultiplexedConnection) -> Option<String> {
+    redis::cmd("GET")
+        .arg(format!("{}:stamp:names", mesh.redis_namespace))
+        .query_async(conn)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_write_renews_the_names_stamp_exactly_when_the_cache_declaration_says_so() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Declared Client").await;
+    let redis = redis::Client::open("redis://127.0.0.1:6379").unwrap();
+    let mut conn = redis.get_multiplexed_async_connection().await.unwrap();
+    // A signed-in request sets any stamp still missing.
+    mesh.get("/auth/me", Some(&client.token)).await;
+    let before = names_stamp(&mesh, &mut conn).await;
+    assert!(before.is_some());
+
+    // POST /client/profile changes nothing any remembered answer shows.
+    let (status, body) = mesh
+        .post("/client/profile", Some(&client.token), json!({"age": 15}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(names_stamp(&mesh, &mut conn).await, before);
+
+    // PUT /admin/users/{user_id} changes names.
+    let admin = mesh.admin().await;
+    let (status, body) = mesh
+        .call(
+            Method::PUT,
+            &format!("/admin/users/{}", client.id),
+            Some(&admin),
+            Some(json!({"full_name": "Renamed Client"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let after = names_stamp(&mesh, &mut conn).await;
+    assert!(after.is_some() && after != before);
+
+    // A write refused before it reaches a service (the role gate) renews nothing.
+    let (status, _) = mesh
+        .call(
+            Method::PUT,
+            &format!("/admin/users/{}", client.id),
+            Some(&client.token),
+            Some(json!({"full_name": "Not Allowed"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(names_stamp(&mesh, &mut conn).await, after);
+}

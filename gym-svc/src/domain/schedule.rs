@@ -72,8 +72,9 @@ impl CourtTime {
         if end_time <= start_time {
             return Err(Error::Invalid("end_time must be after start_time".into()));
         }
+        // A real date the clock has passed: the request is well-formed, the moment is gone.
         if date < today {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Precondition(format!(
                 "date {} is in the past; choose today or a later date",
                 format_date(date)
             )));
@@ -142,6 +143,8 @@ mod tests {
     fn a_court_time_is_not_in_the_past() {
         let today = day("2026-03-10");
         let error = CourtTime::parse("2026-03-09", "10:00", "11:00", today).unwrap_err();
+        // A real date already gone is a conflict with the clock (409), not bad input.
+        assert!(matches!(error, Error::Precondition(_)), "{error:?}");
         assert_eq!(
             error.to_string(),
             "date 2026-03-09 is in the past; choose today or a later date"

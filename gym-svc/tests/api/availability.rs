@@ -143,7 +143,7 @@ async fn court_time_in_the_past_is_refused_but_today_is_accepted() {
         )
         .await;
 
-    assert_eq!(past.code(), Code::InvalidArgument);
+    assert_eq!(past.code(), Code::FailedPrecondition);
     assert!(past.message().contains("is in the past"), "{}", past.message());
     assert!(today.is_ok(), "{today:?}");
 }

@@ -25,7 +25,7 @@ impl Email {
             return Err(Error::Invalid("email is required".into()));
         }
         // The refused value is echoed only when short: a detail must fit a gRPC status header.
-        if email.len() > 254 {
+        if email.chars().count() > 254 {
             return Err(Error::Invalid("email must be at most 254 characters".into()));
         }
         if !valid || email.chars().any(|c| c.is_whitespace() || c.is_control()) {

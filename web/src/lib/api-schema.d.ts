@@ -409,54 +409,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/coach/policy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in coach's booking policy (the defaults until they set one).
-         * @description The signed-in coach's booking policy (the defaults until they set one).
-         */
-        get: operations["own_policy"];
-        /**
-         * Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
-         *     are held to it; a limit out of its range is a 400 naming it.
-         * @description Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
-         *     are held to it; a limit out of its range is a 400 naming it.
-         */
-        put: operations["update_policy"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/coach/policy/{coach_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
-         *     coach who never set one (or has no profile).
-         * @description A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
-         *     coach who never set one (or has no profile).
-         */
-        get: operations["coach_policy"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/coach/profile": {
         parameters: {
             query?: never;
@@ -639,8 +591,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
-         * @description The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
+         * The open (unreserved, not past) court availability at one gym location, for coaches to request.
+         * @description The open (unreserved, not past) court availability at one gym location, for coaches to request.
          */
         get: operations["open_availability"];
         put?: never;
@@ -759,28 +711,6 @@ export interface paths {
          *     other pending requests for it are denied.
          */
         patch: operations["approve_reservation"];
-        trace?: never;
-    };
-    "/gym/reservations/{reservation_id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Cancel an approved reservation on one of the gym's courts before it starts: the court time is
-         *     open to requests again.
-         * @description Cancel an approved reservation on one of the gym's courts before it starts: the court time is
-         *     open to requests again.
-         */
-        patch: operations["gym_cancel_reservation"];
         trace?: never;
     };
     "/gym/reservations/{reservation_id}/deny": {
@@ -906,54 +836,11 @@ export interface components {
             slot_id: string;
         };
         /**
-         * @description The limits a coach sets on bookings of their slots.
-         * @example {
-         *       "cancellation_window_minutes": 1440,
-         *       "max_advance_days": 60,
-         *       "min_notice_minutes": 120,
-         *       "response_window_minutes": 1440
-         *     }
-         */
-        BookingPolicy: {
-            /**
-             * Format: int32
-             * @description A client's cancel of a confirmed session less than this many minutes before it starts is a
-             *     late cancellation (0 to 20160; default 1440).
-             */
-            cancellation_window_minutes: number;
-            /**
-             * Format: int32
-             * @description A session may be booked at most this many days ahead (1 to 730; default 365).
-             */
-            max_advance_days: number;
-            /**
-             * Format: int32
-             * @description A session must be booked at least this many minutes before it starts (0 to 43200; default 0).
-             */
-            min_notice_minutes: number;
-            /**
-             * Format: int32
-             * @description A pending request nobody answers expires after this many minutes, or at the session's start
-             *     if that comes first (1 to 20160; default 2880).
-             */
-            response_window_minutes: number;
-        };
-        /**
          * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
          *     client cancels it.
          * @enum {string}
          */
         BookingStatus: "pending" | "confirmed" | "denied" | "cancelled";
-        /**
-         * @description Why the gym cancels a reservation; the whole body may be left out.
-         * @example {
-         *       "reason": "The hall floods; sorry."
-         *     }
-         */
-        CancelReservationBody: {
-            /** @description Shown to the coach (at most 500 characters); blank or null for none. */
-            reason?: string | null;
-        };
         /** @description A client's profile. Every field but `user_id` may be null. */
         ClientProfile: {
             /** Format: int32 */
@@ -1018,11 +905,6 @@ export interface components {
              */
             hourly_rate: number;
             specialties: string[];
-            /**
-             * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
-             * @example America/Chicago
-             */
-            time_zone: string;
             /** Format: int32 */
             years_experience: number;
         };
@@ -1046,12 +928,6 @@ export interface components {
             hourly_rate: number;
             /** @description Blank items are dropped and repeats kept once; at most 20 remain. */
             specialties?: string[];
-            /**
-             * @description An IANA time zone name (the web app sends the browser's, e.g. `America/Chicago`). Left out:
-             *     an update keeps the current zone, a new profile gets `UTC`.
-             * @example America/Chicago
-             */
-            time_zone?: string | null;
             /** Format: int32 */
             years_experience: number;
         };
@@ -1078,36 +954,12 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
-            /**
-             * Format: date-time
-             * @description When it ends, RFC 3339 in UTC.
-             * @example 2030-06-04T00:30:00Z
-             */
-            ends_at: string;
             is_reserved: boolean;
             /** Format: uuid */
             location_id: string;
             location_name: string;
-            /**
-             * Format: uuid
-             * @description The approved reservation holding this court time (the id `PATCH
-             *     /gym/reservations/{reservation_id}/cancel` takes): only in the gym's own list, null
-             *     elsewhere and while the time is not reserved.
-             */
-            reservation_id: string | null;
             /** @description HH:MM. */
             start_time: string;
-            /**
-             * Format: date-time
-             * @description When the court time starts, RFC 3339 in UTC.
-             * @example 2030-06-03T23:00:00Z
-             */
-            starts_at: string;
-            /**
-             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
-             * @example America/Chicago
-             */
-            time_zone: string;
         };
         /**
          * @example {
@@ -1147,8 +999,6 @@ export interface components {
         CourtReservation: {
             /** Format: uuid */
             availability_id: string;
-            /** @description Why the gym cancelled an approved reservation, when it said; null otherwise. */
-            cancellation_reason: string | null;
             /** Format: uuid */
             coach_id: string;
             coach_name: string;
@@ -1160,30 +1010,13 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
-            /**
-             * Format: date-time
-             * @description When it ends, RFC 3339 in UTC.
-             * @example 2030-06-04T00:30:00Z
-             */
-            ends_at: string;
             gym_name: string;
             location_name: string;
             /** Format: uuid */
             reservation_id: string;
             /** @description HH:MM. */
             start_time: string;
-            /**
-             * Format: date-time
-             * @description When the court time starts, RFC 3339 in UTC.
-             * @example 2030-06-03T23:00:00Z
-             */
-            starts_at: string;
             status: components["schemas"]["ReservationStatus"];
-            /**
-             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
-             * @example America/Chicago
-             */
-            time_zone: string;
         };
         /**
          * @description What a court is built for.
@@ -1252,12 +1085,6 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
-            /**
-             * @description The place's IANA time zone (e.g. `America/Chicago`): its court times' dates and times are this
-             *     zone's wall clock.
-             * @example America/Chicago
-             */
-            time_zone: string;
         };
         /**
          * @example {
@@ -1278,14 +1105,7 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-            /**
-             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
-             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
-             *     place neither tells is refused asking for it.
-             * @example America/Chicago
-             */
-            time_zone?: string | null;
-        };
+        } & (unknown & unknown);
         /** @description A gym's profile. */
         GymProfile: {
             description: string;
@@ -1328,12 +1148,6 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
-            /**
-             * @description The place's IANA time zone (e.g. `America/Chicago`): its slots' dates and times are this
-             *     zone's wall clock.
-             * @example America/Chicago
-             */
-            time_zone: string;
         };
         /**
          * @example {
@@ -1359,14 +1173,7 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-            /**
-             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
-             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
-             *     place neither tells is refused asking for it.
-             * @example America/Chicago
-             */
-            time_zone?: string | null;
-        };
+        } & (unknown & unknown);
         /**
          * @example {
          *       "email": "ann@example.com",
@@ -1382,7 +1189,7 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "pending";
-        /** @description The upload form: one field, `file`. */
+        /** @description The upload form: one field, `file`, and no other. */
         ProfilePictureForm: {
             /**
              * Format: binary
@@ -1420,12 +1227,11 @@ export interface components {
             availability_id: string;
         };
         /**
-         * @description Where a court reservation stands: pending until the gym approves or denies it, the coach
-         *     cancels it, or its start passes unanswered (expired); an approved one may be cancelled by the
-         *     gym before it starts.
+         * @description Where a court reservation stands: pending until the gym approves or denies it, or the coach
+         *     cancels it.
          * @enum {string}
          */
-        ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
+        ReservationStatus: "pending" | "approved" | "denied" | "cancelled";
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1477,7 +1283,7 @@ export interface components {
             specific_date?: string | null;
             /** @description HH:MM, 24-hour. */
             start_time: string;
-        };
+        } & (unknown & unknown);
         /**
          * @description Weekly on a day (recurring) or on one date (one-time).
          * @enum {string}
@@ -2283,6 +2089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description specific_date is in the past */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2294,6 +2109,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2930,7 +2754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePictureUrl"];
                 };
             };
-            /** @description No field named file, or a malformed form */
+            /** @description No field named file, a field other than file, or a malformed form */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,196 +3194,6 @@ export interface operations {
             };
         };
     };
-    own_policy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The coach's booking policy */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingPolicy"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    update_policy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BookingPolicy"];
-            };
-        };
-        responses: {
-            /** @description The policy as saved */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingPolicy"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    coach_policy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The coach's user id */
-                coach_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The coach's booking policy */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BookingPolicy"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     coaching_update_profile: {
         parameters: {
             query?: never;
@@ -3847,9 +3481,9 @@ export interface operations {
     search_city: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -3869,6 +3503,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3939,9 +3582,9 @@ export interface operations {
     geocode: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -3961,6 +3604,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4088,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overlaps other availability of the court */
+            /** @description Overlaps other availability of the court, or the date is in the past */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,6 +3760,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4809,107 +4470,6 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    gym_cancel_reservation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The reservation */
-                reservation_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": null | components["schemas"]["CancelReservationBody"];
-            };
-        };
-        responses: {
-            /** @description Cancelled */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CourtReservation"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not approved, or it has already started */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

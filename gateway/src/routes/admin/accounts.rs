@@ -27,18 +27,21 @@ pub struct CreateUserBody {
         required = true,
         min_length = 1,
         max_length = 254,
-        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+        pattern = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$"
     )]
     pub email: String,
     #[serde(default)]
-    #[schema(required = true, min_length = 6, max_length = 128)]
+    #[schema(required = true, min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: String,
     /// Digits, spaces and `+-().`; blank or null for none.
     #[serde(default)]
-    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
+    #[schema(
+        max_length = 30,
+        pattern = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$"
+    )]
     pub phone: Option<String>,
     /// Client when absent or null.
     #[serde(default)]
@@ -56,19 +59,19 @@ pub struct UpdateUserBody {
     #[schema(
         min_length = 1,
         max_length = 254,
-        pattern = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$"
+        pattern = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$"
     )]
     pub email: Option<String>,
     /// Absent: unchanged; null or blank: cleared.
     #[serde(default, deserialize_with = "present_or_null")]
-    #[schema(value_type = Option<String>, max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
+    #[schema(value_type = Option<String>, max_length = 30, pattern = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
     pub phone: Option<Option<String>>,
     #[serde(default)]
     #[schema(value_type = Option<Role>)]
     pub role: Option<String>,
     /// A new password ends the user's sessions.
     #[serde(default)]
-    #[schema(min_length = 6, max_length = 128)]
+    #[schema(min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: Option<String>,
 }
 

@@ -2,15 +2,19 @@
 //! of a typed place. Coach names come from identity-svc in one batched call per answer; the
 //! directory is remembered and served with HTTP caching (`crate::http_cache`).
 
-use axum::{extract::State, http::HeaderMap, response::Response};
-use platform::stamps::Context;
+use axum::{
+    extract::State,
+    http::{HeaderMap, StatusCode},
+    response::Response,
+};
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::blank_is_none;
 use crate::{
-    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, state::AppState,
+    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, routes::cache,
+    state::AppState,
 };
 
 /// A city and state where a coach offers sessions.
@@ -78,7 +82,7 @@ pub(crate) async fn list_coaches(
 ) -> Result<Response, ApiError> {
     // Read before rendering: what is rendered then reflects every change made before the stamps.
     let stamp = match state.redis.stamps().await {
-        Ok(stamps) => stamps.of(&[Context::Coaching, Context::Names]),
+        Ok(stamps) => stamps.of(cache::DIRECTORY.shows),
         Err(down) => {
             tracing::warn!(error = %down, "change stamps unavailable; rendering the directory afresh");
             None
@@ -86,13 +90,10 @@ pub(crate) async fn list_coaches(
     };
     let directory = state
         .memo
-        .get_or_render(DIRECTORY, "", stamp, || render_directory(&state))
+        .get_or_render(cache::DIRECTORY.name, "", stamp, || render_directory(&state))
         .await?;
     http_cache::respond(&headers, directory)
 }
-
-/// The directory's key in the gateway's memory.
-const DIRECTORY: &str = "directory";
 
 /// The directory as JSON, gzipped once, with its ETag.
 async fn render_directory(state: &AppState) -> Result<Rendered, ApiError> {
@@ -154,19 +155,34 @@ pub(crate) async fn search_nearby(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PlaceQuery {
-    /// City, case-insensitive.
+    /// City, case-insensitive. Give a city, a state or both.
+    #[param(pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub city: Option<String>,
-    /// State, case-insensitive.
+    /// State, case-insensitive. Give a city, a state or both.
+    #[param(pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub state: Option<String>,
 }
 
 impl PlaceQuery {
-    /// The trimmed city and state; at least one must be given.
+    /// The trimmed city and state: one line each, as the document says
+    /// ([`crate::body_check::LINE`]); at least one must be given.
     fn parts(self) -> Result<(Option<String>, Option<String>), ApiError> {
+        for (name, value) in [("city", &self.city), ("state", &self.state)] {
+            if value.as_deref().is_some_and(|v| v.chars().any(char::is_control)) {
+                return Err(ApiError::bad_request(format!(
+                    "{name} must be one line without control characters"
+                )));
+            }
+        }
         let city = blank_is_none(self.city).map(|c| c.trim().to_owned());
         let state = blank_is_none(self.state).map(|s| s.trim().to_owned());
         if city.is_none() && state.is_none() {
-            return Err(ApiError::bad_request("Please enter a city or state"));
+            // Each parameter is valid alone; together they must name a place, a rule OpenAPI's
+            // parameters cannot state: 422, as for a body's rule across fields.
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Please enter a city or state",
+            ));
         }
         Ok((city, state))
     }
@@ -174,7 +190,9 @@ impl PlaceQuery {
 
 /// Coaches with a location in a city and/or state.
 #[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery),
-    responses((status = 200, description = "Coaches in that city or state", body = [CoachListing])))]
+    responses((status = 200, description = "Coaches in that city or state", body = [CoachListing]),
+              (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn search_city(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,
@@ -203,7 +221,9 @@ pub struct GeocodeResult {
 
 /// Resolves a city and/or state to coordinates from the bundled gazetteer (no outside network).
 #[utoipa::path(get, path = "/geocode", tag = "coaching", params(PlaceQuery),
-    responses((status = 200, description = "The place, or found: false", body = GeocodeResult)))]
+    responses((status = 200, description = "The place, or found: false", body = GeocodeResult),
+              (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn geocode(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,
@@ -249,5 +269,22 @@ mod tests {
             state: Some(" TX ".into()),
         };
         assert_eq!(state_only.parts().unwrap(), (None, Some("TX".to_owned())));
+        let bell = PlaceQuery {
+            city: Some("Aus\u{7}tin".into()),
+            state: None,
+        };
+        assert_eq!(
+            bell.parts().unwrap_err().detail,
+            "city must be one line without control characters"
+        );
+    }
+
+    /// The query's rule and the document's pattern for it say the same.
+    #[test]
+    fn one_line_is_what_the_pattern_says() {
+        let line = regex::Regex::new(crate::body_check::LINE).unwrap();
+        for c in (0..=0x3000).filter_map(char::from_u32) {
+            assert_eq!(line.is_match(&c.to_string()), !c.is_control(), "{c:?}");
+        }
     }
 }

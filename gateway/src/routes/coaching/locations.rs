@@ -2,7 +2,6 @@
 //! list for signed-in users.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +10,7 @@ use crate::{
     call::{self, present},
     error::ApiError,
     extract::{Json, PathId, Session},
+    routes::cache,
     state::AppState,
 };
 
@@ -130,10 +130,10 @@ pub(crate) async fn coach_locations(
     session: Session,
     PathId(coach_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Coaching]);
+    let stamp = crate::memo::stamps().of(cache::COACH_LOCATIONS.shows);
     state
         .memo
-        .json("coach-locations", &coach_id, stamp, async {
+        .json(cache::COACH_LOCATIONS.name, &coach_id, stamp, async {
             let message = pb::ListCoachLocationsRequest {
                 coach_id: coach_id.clone(),
             };

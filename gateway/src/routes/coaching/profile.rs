@@ -2,7 +2,6 @@
 //! name from identity-svc.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,6 +11,7 @@ use crate::{
     error::ApiError,
     extract::{Json, PathId, Session},
     names::names,
+    routes::cache,
     state::AppState,
 };
 
@@ -50,7 +50,10 @@ impl CoachProfile {
                           "hourly_rate": 60.0, "years_experience": 8}))]
 pub struct CoachProfileBody {
     #[serde(default)]
-    #[schema(max_length = 2000)]
+    #[schema(
+        max_length = 2000,
+        pattern = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub bio: String,
     /// Blank items are dropped and repeats kept once; at most 20 remain.
     #[serde(default)]
@@ -95,10 +98,10 @@ pub(crate) async fn get_profile(
     session: Session,
     PathId(coach_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Coaching, Context::Names]);
+    let stamp = crate::memo::stamps().of(cache::COACH_PROFILE.shows);
     state
         .memo
-        .json("coach-profile", &coach_id, stamp, async {
+        .json(cache::COACH_PROFILE.name, &coach_id, stamp, async {
             let message = pb::GetCoachProfileRequest {
                 coach_id: coach_id.clone(),
             };

@@ -2,7 +2,6 @@
 //! signed-in users, added and deleted by the coach.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,6 +11,7 @@ use crate::{
     call::{self, present},
     error::ApiError,
     extract::{Json, PathId, Session},
+    routes::cache,
     state::AppState,
     vocabulary::{DayOfWeek, SlotType, blank_or_date, blank_or_day, blank_or_uuid},
 };
@@ -86,10 +86,10 @@ pub(crate) async fn coach_slots(
     session: Session,
     PathId(coach_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Coaching]);
+    let stamp = crate::memo::stamps().of(cache::COACH_SLOTS.shows);
     state
         .memo
-        .json("coach-slots", &coach_id, stamp, async {
+        .json(cache::COACH_SLOTS.name, &coach_id, stamp, async {
             let message = pb::ListCoachSlotsRequest {
                 coach_id: coach_id.clone(),
             };
@@ -101,7 +101,8 @@ pub(crate) async fn coach_slots(
 
 /// Add an availability slot for the signed-in coach.
 #[utoipa::path(post, path = "/availability", tag = "coaching", request_body = SlotBody,
-    responses((status = 201, description = "Slot added", body = Slot)))]
+    responses((status = 201, description = "Slot added", body = Slot),
+              (status = 409, description = "specific_date is in the past", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_slot(
     State(state): State<AppState>,
     session: Session,

@@ -128,7 +128,7 @@ pub(crate) async fn list_availability(
 #[utoipa::path(post, path = "/gym/court-availability", tag = "gym", request_body = CourtAvailabilityBody,
     responses((status = 201, description = "Availability added", body = CourtAvailability),
               (status = 404, description = "No such court", body = crate::error::ErrorBody),
-              (status = 409, description = "Overlaps other availability of the court", body = crate::error::ErrorBody)))]
+              (status = 409, description = "Overlaps other availability of the court, or the date is in the past", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_availability(
     State(state): State<AppState>,
     session: Session,

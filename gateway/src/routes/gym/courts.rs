@@ -1,7 +1,6 @@
 //! The courts at a gym location: listed for signed-in users, added by the gym.
 
 use axum::{extract::State, http::StatusCode, response::Response};
-use platform::stamps::Context;
 use proto::gym::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -10,6 +9,7 @@ use crate::{
     call::{self, present},
     error::ApiError,
     extract::{Json, PathId, Session},
+    routes::cache,
     state::AppState,
     vocabulary::CourtType,
 };
@@ -57,10 +57,10 @@ pub(crate) async fn list_courts(
     session: Session,
     PathId(location_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Gym]);
+    let stamp = crate::memo::stamps().of(cache::LOCATION_COURTS.shows);
     state
         .memo
-        .json("location-courts", &location_id, stamp, async {
+        .json(cache::LOCATION_COURTS.name, &location_id, stamp, async {
             let message = pb::ListCourtsRequest {
                 location_id: location_id.clone(),
             };

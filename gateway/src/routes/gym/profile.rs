@@ -41,11 +41,17 @@ pub struct GymProfileBody {
     #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub gym_name: String,
     #[serde(default)]
-    #[schema(max_length = 2000)]
+    #[schema(
+        max_length = 2000,
+        pattern = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub description: String,
     /// Digits, spaces and `+-().`; blank for none.
     #[serde(default)]
-    #[schema(max_length = 30, pattern = "^\\s*$|^[0-9 +().-]*[0-9][0-9 +().-]*$")]
+    #[schema(
+        max_length = 30,
+        pattern = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$"
+    )]
     pub phone: String,
 }
 

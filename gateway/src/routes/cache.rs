@@ -1,0 +1,224 @@
+//! What the gateway remembers of its answers, keyed by what, and which writes clear it: the one
+//! declaration of the API's cache, beside the route table it describes.
+//!
+//! **Remembered** ([`REMEMBERED`]): each entry is an answer of a `GET` route, kept in the
+//! gateway's memory ([`crate::memo`]) under its name and the route's path id, valid while the
+//! change stamps of the data it **shows** read the same as when it was rendered (and never past
+//! [`crate::memo::MAX_AGE`]). User names, which many answers compose, are remembered the same way
+//! ([`NAMES`]). A stamp is a random value in Redis per kind of data ([`Data`]), shared by every
+//! gateway replica.
+//!
+//! **Cleared** ([`WRITES`]): every route that is not a `GET` is listed with the data it changes;
+//! after it answers (success or not: a write may have committed before an error), the gateway
+//! renews those stamps in Redis, before the answer leaves, so no replica serves the old answer to
+//! a client that saw its change. A test fails when a route of the table is missing here.
+//!
+//! Besides these writes, a stamp is renewed by the service owning the data when it starts (the
+//! data may have changed while it was down) and after every event it applies (`platform::host`),
+//! e.g. coaching-svc removing a deleted coach's profile. For now coaching-svc and gym-svc also
+//! renew theirs after each RPC not named as a read (`platform::host`'s `RenewStampLayer`):
+//! booking-svc's own slot memory reads coaching's stamp and learns of changes only from it. That
+//! layer goes once booking-svc no longer keeps that memory; this declaration then clears alone.
+
+use axum::{
+    extract::{Request, State},
+    http::Method,
+    middleware::Next,
+    response::Response,
+};
+use platform::stamps::Context as Data;
+
+use crate::state::AppState;
+
+/// An answer the gateway remembers.
+#[derive(Clone, Copy, Debug)]
+pub struct Remembered {
+    /// Its name in the memory.
+    pub name: &'static str,
+    /// The `GET` route it answers, as in the route table.
+    pub route: &'static str,
+    /// The path parameter that tells its answers apart (`None`: one answer for all).
+    pub key: Option<&'static str>,
+    /// The data it shows: a write to any of them clears it.
+    pub shows: &'static [Data],
+}
+
+/// The public coach directory: profiles, their locations' cities and states, coach names.
+pub const DIRECTORY: Remembered = Remembered {
+    name: "directory",
+    route: "/coaches",
+    key: None,
+    shows: &[Data::Coaching, Data::Names],
+};
+
+/// A coach's profile with the coach's name.
+pub const COACH_PROFILE: Remembered = Remembered {
+    name: "coach-profile",
+    route: "/coach/profile/{coach_id}",
+    key: Some("coach_id"),
+    shows: &[Data::Coaching, Data::Names],
+};
+
+/// A coach's locations.
+pub const COACH_LOCATIONS: Remembered = Remembered {
+    name: "coach-locations",
+    route: "/locations/coach/{coach_id}",
+    key: Some("coach_id"),
+    shows: &[Data::Coaching],
+};
+
+/// A coach's availability slots.
+pub const COACH_SLOTS: Remembered = Remembered {
+    name: "coach-slots",
+    route: "/availability/coach/{coach_id}",
+    key: Some("coach_id"),
+    shows: &[Data::Coaching],
+};
+
+/// The courts of a gym location.
+pub const LOCATION_COURTS: Remembered = Remembered {
+    name: "location-courts",
+    route: "/gym/locations/{location_id}/courts",
+    key: Some("location_id"),
+    shows: &[Data::Gym],
+};
+
+/// Every answer the gateway remembers.
+pub const REMEMBERED: &[Remembered] = &[
+    DIRECTORY,
+    COACH_PROFILE,
+    COACH_LOCATIONS,
+    COACH_SLOTS,
+    LOCATION_COURTS,
+];
+
+/// User names (from identity-svc) any answer composes, remembered by user id.
+pub const NAMES: &[Data] = &[Data::Names];
+
+/// Every route that is not a `GET`, with the data it changes (empty: nothing any remembered
+/// answer shows).
+pub const WRITES: &[(Method, &str, &[Data])] = &[
+    // A new user is in no remembered answer until they write a profile or a location.
+    (Method::POST, "/auth/register", &[]),
+    (Method::POST, "/auth/login", &[]),
+    (Method::POST, "/auth/logout", &[]),
+    (Method::POST, "/coach/profile", &[Data::Coaching]),
+    (Method::PUT, "/coach/profile", &[Data::Coaching]),
+    (Method::POST, "/locations", &[Data::Coaching]),
+    (Method::POST, "/availability", &[Data::Coaching]),
+    (Method::DELETE, "/availability/{slot_id}", &[Data::Coaching]),
+    // Bookings and court reservations are never remembered.
+    (Method::POST, "/bookings", &[]),
+    (Method::PATCH, "/bookings/{booking_id}/cancel", &[]),
+    (Method::PATCH, "/coach/bookings/{booking_id}/approve", &[]),
+    (Method::PATCH, "/coach/bookings/{booking_id}/deny", &[]),
+    (Method::POST, "/gym/profile", &[]),
+    (Method::PUT, "/gym/profile", &[]),
+    (Method::POST, "/gym/locations", &[]),
+    (Method::POST, "/gym/locations/{location_id}/courts", &[Data::Gym]),
+    (Method::POST, "/gym/court-availability", &[]),
+    (Method::PATCH, "/gym/reservations/{reservation_id}/approve", &[]),
+    (Method::PATCH, "/gym/reservations/{reservation_id}/deny", &[]),
+    (Method::POST, "/coach/court-reservations", &[]),
+    (Method::DELETE, "/coach/court-reservations/{reservation_id}", &[]),
+    // A new user is in no remembered answer yet.
+    (Method::POST, "/admin/users", &[]),
+    // A new name, or a role whose names other contexts show.
+    (Method::PUT, "/admin/users/{user_id}", &[Data::Names]),
+    // The name goes at once; the coach's profile and locations go when coaching-svc applies the
+    // deletion event (it renews its stamp then).
+    (Method::DELETE, "/admin/users/{user_id}", &[Data::Names]),
+    (Method::POST, "/client/profile", &[]),
+    (Method::PUT, "/client/profile", &[]),
+    (Method::POST, "/client/upload-profile-picture", &[]),
+];
+
+/// The data the write `method` `path` changes; `None` when the route is not declared.
+pub fn changes(method: &Method, path: &str) -> Option<&'static [Data]> {
+    WRITES
+        .iter()
+        .find(|(m, p, _)| m == method && *p == path)
+        .map(|(_, _, data)| *data)
+}
+
+/// Renews the stamps of the data a write changes once the handler has answered, whatever it
+/// answered, before the answer leaves (mounted by [`super::api`] from [`WRITES`]).
+pub async fn renew_after(
+    State((state, data)): State<(AppState, &'static [Data])>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = next.run(request).await;
+    state.redis.renew(data).await;
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    #[test]
+    fn every_route_but_a_read_is_declared_with_the_data_it_changes_and_nothing_else_is() {
+        let rows = super::super::rows();
+        let writes: BTreeSet<(String, String)> = rows
+            .iter()
+            .filter(|row| row.method != Method::GET)
+            .map(|row| (row.method.to_string(), row.path.clone()))
+            .collect();
+        let declared: BTreeSet<(String, String)> = WRITES
+            .iter()
+            .map(|(method, path, _)| (method.to_string(), (*path).to_owned()))
+            .collect();
+        assert_eq!(
+            writes.difference(&declared).collect::<Vec<_>>(),
+            Vec::<&(String, String)>::new(),
+            "routes missing from WRITES: say what data each changes (or none)"
+        );
+        assert_eq!(
+            declared.difference(&writes).collect::<Vec<_>>(),
+            Vec::<&(String, String)>::new(),
+            "WRITES names routes the table does not have"
+        );
+    }
+
+    #[test]
+    fn every_remembered_answer_is_a_get_route_of_the_table_keyed_by_its_path_parameter() {
+        let rows = super::super::rows();
+        for remembered in REMEMBERED {
+            assert!(
+                rows.iter()
+                    .any(|row| row.method == Method::GET && row.path == remembered.route),
+                "{} answers no GET route {}",
+                remembered.name,
+                remembered.route
+            );
+            let parameter = remembered.key.map(|key| format!("{{{key}}}"));
+            assert_eq!(
+                parameter.as_deref().is_some_and(|p| remembered.route.contains(p)),
+                remembered.key.is_some(),
+                "{}: its key is its route's path parameter",
+                remembered.name
+            );
+            assert!(
+                !remembered.shows.is_empty(),
+                "{} shows some data",
+                remembered.name
+            );
+        }
+    }
+
+    #[test]
+    fn each_kind_of_data_a_remembered_answer_shows_is_changed_by_some_write() {
+        for remembered in REMEMBERED {
+            for data in remembered.shows {
+                assert!(
+                    WRITES.iter().any(|(_, _, changes)| changes.contains(data)),
+                    "no write clears {} ({data})",
+                    remembered.name
+                );
+            }
+        }
+    }
+}

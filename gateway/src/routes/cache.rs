@@ -107,11 +107,15 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/locations", &[Data::Coaching]),
     (Method::POST, "/availability", &[Data::Coaching]),
     (Method::DELETE, "/availability/{slot_id}", &[Data::Coaching]),
+    // booking-svc reads the policy with the slot, under coaching's stamp.
+    (Method::PUT, "/coach/policy", &[Data::Coaching]),
     // Bookings and court reservations are never remembered.
     (Method::POST, "/bookings", &[]),
     (Method::PATCH, "/bookings/{booking_id}/cancel", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/approve", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/deny", &[]),
+    (Method::PATCH, "/coach/bookings/{booking_id}/cancel", &[]),
+    (Method::PATCH, "/coach/bookings/{booking_id}/no-show", &[]),
     (Method::POST, "/gym/profile", &[]),
     (Method::PUT, "/gym/profile", &[]),
     (Method::POST, "/gym/locations", &[]),
@@ -119,6 +123,7 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/gym/court-availability", &[]),
     (Method::PATCH, "/gym/reservations/{reservation_id}/approve", &[]),
     (Method::PATCH, "/gym/reservations/{reservation_id}/deny", &[]),
+    (Method::PATCH, "/gym/reservations/{reservation_id}/cancel", &[]),
     (Method::POST, "/coach/court-reservations", &[]),
     (Method::DELETE, "/coach/court-reservations/{reservation_id}", &[]),
     // A new user is in no remembered answer yet.

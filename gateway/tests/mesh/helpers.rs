@@ -87,6 +87,7 @@ impl Mesh {
             coaching_url: coaching_url.clone(),
             coaching_timeout: Duration::from_secs(2),
             grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+            scheduler_interval: Duration::from_millis(200),
         })
         .await
         .expect("booking-svc builds");

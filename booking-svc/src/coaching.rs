@@ -10,9 +10,7 @@ use std::time::Duration;
 use anyhow::Context;
 use platform::balance::{Balanced, Options};
 use platform::instants::Zone;
-use proto::coaching::v1::{
-    BookingPolicy, GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient,
-};
+use proto::coaching::v1::{BookingPolicy, GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
 use tonic::{
     Code, Request,
     metadata::{AsciiMetadataValue, MetadataValue},

@@ -119,13 +119,13 @@ mod tests {
             cancellation_reason: Some("I am ill".into()),
             ..row("cancelled")
         };
-        let Event::BookingCancelled {
-            by, reason, late, ..
-        } = event(&cancelled).unwrap()
-        else {
+        let Event::BookingCancelled { by, reason, late, .. } = event(&cancelled).unwrap() else {
             panic!("a cancel event");
         };
-        assert_eq!((by, reason.as_deref(), late), (Party::Coach, Some("I am ill"), false));
+        assert_eq!(
+            (by, reason.as_deref(), late),
+            (Party::Coach, Some("I am ill"), false)
+        );
 
         let late_client = BookingRow {
             cancelled_by: Some("client".into()),

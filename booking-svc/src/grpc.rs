@@ -183,7 +183,12 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::ApproveBookingResponse>, Status> {
         let coach_id = coach(&request, "approve a booking")?;
         let row = self
-            .moves(&request.get_ref().booking_id, Party::Coach(coach_id), Action::Approve, None)
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::Approve,
+                None,
+            )
             .await?;
         Ok(Response::new(pb::ApproveBookingResponse { booking: one(row) }))
     }
@@ -194,7 +199,12 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::DenyBookingResponse>, Status> {
         let coach_id = coach(&request, "deny a booking")?;
         let row = self
-            .moves(&request.get_ref().booking_id, Party::Coach(coach_id), Action::Deny, None)
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::Deny,
+                None,
+            )
             .await?;
         Ok(Response::new(pb::DenyBookingResponse { booking: one(row) }))
     }
@@ -232,9 +242,16 @@ impl booking_server::Booking for BookingService {
         let coach_id = coach(&request, "cancel a session with a client")?;
         let r = request.into_inner();
         let row = self
-            .moves(&r.booking_id, Party::Coach(coach_id), Action::CoachCancel, r.reason)
+            .moves(
+                &r.booking_id,
+                Party::Coach(coach_id),
+                Action::CoachCancel,
+                r.reason,
+            )
             .await?;
-        Ok(Response::new(pb::CoachCancelBookingResponse { booking: one(row) }))
+        Ok(Response::new(pb::CoachCancelBookingResponse {
+            booking: one(row),
+        }))
     }
 
     async fn mark_no_show(
@@ -243,7 +260,12 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::MarkNoShowResponse>, Status> {
         let coach_id = coach(&request, "mark a booking no-show")?;
         let row = self
-            .moves(&request.get_ref().booking_id, Party::Coach(coach_id), Action::MarkNoShow, None)
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::MarkNoShow,
+                None,
+            )
             .await?;
         Ok(Response::new(pb::MarkNoShowResponse { booking: one(row) }))
     }

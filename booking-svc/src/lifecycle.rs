@@ -50,11 +50,12 @@ impl Lifecycle {
             match self.insert(booking).await {
                 Ok(row) => return Ok(row),
                 Err(e) if store::is_deadlock(&e) && attempts < 5 => continue,
-                Err(Error::Conflict(detail)) if !caught_up => {
+                // Tried again even when the catch-up found nothing due: a scheduler may have
+                // written the expiry between the refused insert and the catch-up.
+                Err(Error::Conflict(_)) if !caught_up => {
                     caught_up = true;
-                    if self.catch_up_coach_on(booking.coach_id, booking.booking_date, now).await? == 0 {
-                        return Err(Error::Conflict(detail));
-                    }
+                    self.catch_up_coach_on(booking.coach_id, booking.booking_date, now)
+                        .await?;
                 }
                 Err(e) => return Err(e),
             }
@@ -71,7 +72,12 @@ impl Lifecycle {
     }
 
     /// Writes the timed transitions due at `now` of one coach's bookings on one date.
-    async fn catch_up_coach_on(&self, coach_id: CoachId, date: NaiveDate, now: DateTime<Utc>) -> Result<usize, Error> {
+    async fn catch_up_coach_on(
+        &self,
+        coach_id: CoachId,
+        date: NaiveDate,
+        now: DateTime<Utc>,
+    ) -> Result<usize, Error> {
         let mut tx = self.db.begin().await?;
         let rows = store::lock_due_of_coach_on(&mut tx, coach_id, date, now).await?;
         let applied = apply_timed(&mut tx, &rows, now).await?;

@@ -49,7 +49,10 @@ impl Scheduler {
         tokio::pin!(shutdown);
         loop {
             if let Err(error) = self.run_due().await {
-                tracing::warn!(error = format!("{error:#}"), "scheduler tick failed; retrying next tick");
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "scheduler tick failed; retrying next tick"
+                );
             }
             tokio::select! {
                 () = &mut shutdown => return,

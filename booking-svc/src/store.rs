@@ -224,7 +224,11 @@ pub async fn set_status(
 /// Up to `limit` bookings whose next timed transition is due at `now`, earliest first, locked for
 /// this transaction; rows another transaction holds (another replica's claim, a person's move)
 /// are skipped, never waited for. Reads the partial index `booking_due_idx`.
-pub async fn claim_due(tx: &mut PgConnection, now: DateTime<Utc>, limit: i64) -> Result<Vec<BookingRow>, Error> {
+pub async fn claim_due(
+    tx: &mut PgConnection,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> Result<Vec<BookingRow>, Error> {
     Ok(sqlx::query_as::<_, BookingRow>(concat!(
         "select ",
         booking_columns!(),

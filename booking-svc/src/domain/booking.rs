@@ -336,7 +336,10 @@ mod tests {
     }
 
     fn to(status: Status) -> Move {
-        Move { to: status, late: false }
+        Move {
+            to: status,
+            late: false,
+        }
     }
 
     #[test]
@@ -369,7 +372,10 @@ mod tests {
     #[test]
     fn a_pending_booking_cannot_be_approved_once_its_expiry_is_due_even_before_it_is_written() {
         let b = booking(Status::Pending);
-        assert!(b.apply(Action::Approve, coach(&b), at("2026-03-03T09:59:59Z")).is_ok());
+        assert!(
+            b.apply(Action::Approve, coach(&b), at("2026-03-03T09:59:59Z"))
+                .is_ok()
+        );
         assert_eq!(
             refused(b.apply(Action::Approve, coach(&b), at("2026-03-03T10:00:00Z"))),
             "only a pending booking can be approved (this one is expired)"

@@ -130,7 +130,11 @@ mod tests {
         // 09:00 CST on 2026-03-07 is 15:00 UTC.
         let session = session("2026-03-07");
         let policy = Policy::default();
-        assert!(policy.check_bookable(&session, at("2026-03-07T14:59:59Z")).is_ok());
+        assert!(
+            policy
+                .check_bookable(&session, at("2026-03-07T14:59:59Z"))
+                .is_ok()
+        );
         let started = policy
             .check_bookable(&session, at("2026-03-07T15:00:00Z"))
             .unwrap_err();
@@ -162,12 +166,19 @@ mod tests {
             ..Policy::default()
         };
         let session = session("2026-03-07"); // 15:00 UTC
-        assert!(policy.check_bookable(&session, at("2026-03-07T13:00:00Z")).is_ok());
+        assert!(
+            policy
+                .check_bookable(&session, at("2026-03-07T13:00:00Z"))
+                .is_ok()
+        );
         let refused = policy
             .check_bookable(&session, at("2026-03-07T13:00:01Z"))
             .unwrap_err();
         assert!(matches!(refused, Error::Refused(_)));
-        assert!(refused.to_string().contains("at least 2 hours ahead"), "{refused}");
+        assert!(
+            refused.to_string().contains("at least 2 hours ahead"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -177,7 +188,11 @@ mod tests {
             ..Policy::default()
         };
         let session = session("2026-03-07"); // 15:00 UTC
-        assert!(policy.check_bookable(&session, at("2026-02-05T15:00:00Z")).is_ok());
+        assert!(
+            policy
+                .check_bookable(&session, at("2026-02-05T15:00:00Z"))
+                .is_ok()
+        );
         let refused = policy
             .check_bookable(&session, at("2026-02-05T14:59:59Z"))
             .unwrap_err();
@@ -196,7 +211,10 @@ mod tests {
             policy.expires_at(at("2026-03-01T10:00:00Z"), starts_at),
             at("2026-03-03T10:00:00Z")
         );
-        assert_eq!(policy.expires_at(at("2026-03-09T10:00:00Z"), starts_at), starts_at);
+        assert_eq!(
+            policy.expires_at(at("2026-03-09T10:00:00Z"), starts_at),
+            starts_at
+        );
     }
 
     #[test]

@@ -32,7 +32,12 @@ pub struct Session {
 impl Session {
     /// The session of a slot from `start_time` to `end_time` on `date` where the clocks are
     /// `zone`'s; refused (409) when the daylight-saving change of that date leaves nothing of it.
-    pub fn at(zone: Zone, date: NaiveDate, start_time: NaiveTime, end_time: NaiveTime) -> Result<Self, Error> {
+    pub fn at(
+        zone: Zone,
+        date: NaiveDate,
+        start_time: NaiveTime,
+        end_time: NaiveTime,
+    ) -> Result<Self, Error> {
         let starts_at = zone.instant(date, start_time);
         let ends_at = zone.instant(date, end_time);
         if ends_at <= starts_at {

@@ -102,24 +102,27 @@ impl TestApp {
             .await
             .expect("the statement counter");
         let clock = ManualClock::at(Utc::now());
-        let booking = booking_svc::build_with_clock(booking_svc::Config {
-            // Through the counter, so a test can count what booking-svc asks PostgreSQL.
-            database_url: statements.url(&database_url),
-            listen_addr: any_port(),
-            ops_addr: any_port(),
-            jwt_public_key: public,
-            redis_url,
-            redis_namespace: redis_namespace.clone(),
-            coaching_url: match &coaching {
-                Ok(port) => format!("http://127.0.0.1:{port}"),
-                Err(closed) => closed.clone(),
+        let booking = booking_svc::build_with_clock(
+            booking_svc::Config {
+                // Through the counter, so a test can count what booking-svc asks PostgreSQL.
+                database_url: statements.url(&database_url),
+                listen_addr: any_port(),
+                ops_addr: any_port(),
+                jwt_public_key: public,
+                redis_url,
+                redis_namespace: redis_namespace.clone(),
+                coaching_url: match &coaching {
+                    Ok(port) => format!("http://127.0.0.1:{port}"),
+                    Err(closed) => closed.clone(),
+                },
+                // Generous: the machines tests run on are shared and busy; the deadline itself is
+                // not what these tests are about.
+                coaching_timeout: Duration::from_secs(15),
+                grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+                scheduler_interval,
             },
-            // Generous: the machines tests run on are shared and busy; the deadline itself is
-            // not what these tests are about.
-            coaching_timeout: Duration::from_secs(15),
-            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
-            scheduler_interval,
-        }, Arc::new(clock.clone()))
+            Arc::new(clock.clone()),
+        )
         .await
         .expect("booking-svc builds");
         let (booking_port, ops_port) = (booking.port(), booking.ops_port());
@@ -295,6 +298,50 @@ impl TestApp {
             .location_id
     }
 
+    /// A location of `coach` in the IANA zone `time_zone`; returns its id.
+    pub async fn location_in(&self, coach: &User, name: &str, time_zone: &str) -> String {
+        self.coaching
+            .clone()
+            .create_location(as_user(
+                coach,
+                cpb::CreateLocationRequest {
+                    name: name.into(),
+                    address: "1 Main St".into(),
+                    court_number: "1".into(),
+                    city: "Somewhere".into(),
+                    state: "TX".into(),
+                    latitude: None,
+                    longitude: None,
+                    time_zone: Some(time_zone.into()),
+                },
+            ))
+            .await
+            .expect("coaching-svc creates the location")
+            .into_inner()
+            .location
+            .unwrap()
+            .location_id
+    }
+
+    /// Sets `coach`'s booking policy through coaching-svc (minutes, days, minutes, minutes).
+    pub async fn set_policy(&self, coach: &User, min_notice: i32, max_days: i32, respond: i32, cancel: i32) {
+        self.coaching
+            .clone()
+            .update_booking_policy(as_user(
+                coach,
+                cpb::UpdateBookingPolicyRequest {
+                    policy: Some(cpb::BookingPolicy {
+                        min_notice_minutes: min_notice,
+                        max_advance_days: max_days,
+                        response_window_minutes: respond,
+                        cancellation_window_minutes: cancel,
+                    }),
+                },
+            ))
+            .await
+            .expect("coaching-svc sets the policy");
+    }
+
     pub async fn delete_slot(&self, coach: &User, slot_id: &str) {
         self.coaching
             .clone()
@@ -466,6 +513,11 @@ impl TestApp {
             .await
             .unwrap()
     }
+}
+
+/// An instant from RFC 3339.
+pub fn at(rfc3339: &str) -> chrono::DateTime<Utc> {
+    chrono::DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
 }
 
 /// How often booking's own scheduler ticks in these tests.

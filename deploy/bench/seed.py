@@ -94,13 +94,14 @@ class Ids:
         return uuid.UUID(int=self.rng.getrandbits(128), version=4)
 
 
-def load_places(rng: random.Random) -> list[tuple[str, str, float, float, int]]:
-    """The 150 most populous US places (name, state, lat, lng, population)."""
+def load_places(rng: random.Random) -> list[tuple[str, str, float, float, int, str]]:
+    """The 150 most populous US places (name, state, lat, lng, population, time zone)."""
     if not PLACES_CSV.is_file():
         fail(f"{PLACES_CSV} is missing (the gazetteer platform::places ships)")
     with PLACES_CSV.open(newline="", encoding="utf-8") as f:
         rows = [
-            (r["name"], r["state"], float(r["latitude"]), float(r["longitude"]), int(r["population"]))
+            (r["name"], r["state"], float(r["latitude"]), float(r["longitude"]), int(r["population"]),
+             r["time_zone"])
             for r in csv.DictReader(f)
         ]
     rows.sort(key=lambda r: -r[4])
@@ -202,14 +203,14 @@ def main() -> None:
         own = []
         for k in range(LOCATIONS_PER_COACH):
             # The second location is in the same city half the time, else in another big city.
-            city, state, lat, lng, _ = home if k == 0 or rng.random() < 0.5 else weighted_place(rng, places, weights)
+            city, state, lat, lng, _, zone = home if k == 0 or rng.random() < 0.5 else weighted_place(rng, places, weights)
             la, lo = jitter(rng, lat, lng)
             loc_id = new_id()
             own.append((loc_id, f"{city} {rng.choice(['Rec Center', 'High School Gym', 'Community Court', 'Sports Dome', 'YMCA'])}"))
             city_count[(city, state)] = city_count.get((city, state), 0) + 1
             locations.append((
                 loc_id, coach, own[-1][1], f"{rng.randrange(10, 9999)} {rng.choice(STREETS)} St",
-                f"Court {rng.randrange(1, 6)}", city, state, la, lo, created + dt.timedelta(minutes=k + 1),
+                f"Court {rng.randrange(1, 6)}", city, state, la, lo, zone, created + dt.timedelta(minutes=k + 1),
             ))
         mine = []
         for k, weekday in enumerate(sorted(rng.sample(range(7), SLOTS_PER_COACH))):
@@ -258,14 +259,14 @@ def main() -> None:
     # ---- gym -----------------------------------------------------------------------------------
     gym_profiles, gym_locations, courts, availability = [], [], [], []
     for gym in gyms:
-        city, state, lat, lng, _ = weighted_place(rng, places, weights)
+        city, state, lat, lng, _, zone = weighted_place(rng, places, weights)
         created = past_ts(rng, now, 700)
         gym_name = f"{city} {rng.choice(['Hoops Center', 'Athletic Club', 'Sports Complex', 'Fieldhouse', 'Arena'])}"
         gym_profiles.append((gym, gym_name, f"Indoor courts in {city}, {state}.", phone(rng) or "", created, created))
         loc_id = new_id()
         la, lo = jitter(rng, lat, lng)
         gym_locations.append((loc_id, gym, f"{gym_name} Main", f"{rng.randrange(10, 9999)} {rng.choice(STREETS)} Ave",
-                              city, state, la, lo, created))
+                              city, state, la, lo, zone, created))
         for c in range(COURTS_PER_GYM):
             court_id = new_id()
             courts.append((court_id, loc_id, f"Court {c + 1}",
@@ -293,11 +294,11 @@ def main() -> None:
         ("identity.app_user", "user_id, email, password_hash, full_name, phone, role, created_at", users),
         ("identity.client_profile", "user_id, age, grade, sport, skill_level, profile_picture_url", client_profiles),
         ("coaching.coach_profile", "coach_id, bio, specialties, hourly_rate, years_experience, created_at, updated_at", profiles),
-        ("coaching.location", "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, created_at", locations),
+        ("coaching.location", "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, time_zone, created_at", locations),
         ("coaching.slot", "slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id, created_at", slots),
         ("booking.booking", "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, location_name, status, payment_status, created_at, updated_at", bookings),
         ("gym.gym_profile", "gym_id, gym_name, description, phone, created_at, updated_at", gym_profiles),
-        ("gym.gym_location", "location_id, gym_id, name, address, city, state, latitude, longitude, created_at", gym_locations),
+        ("gym.gym_location", "location_id, gym_id, name, address, city, state, latitude, longitude, time_zone, created_at", gym_locations),
         ("gym.court", "court_id, location_id, court_name, court_type, created_at", courts),
         ("gym.court_availability", "availability_id, court_id, date, start_time, end_time, is_reserved, withdrawn, created_at", availability),
     ]

@@ -4,17 +4,28 @@
 //! the coach role has their pending requests cancelled.
 //!
 //! Each event is applied at most once: its id is recorded in `gym.processed_event` in the same
-//! transaction as its effect, and a redelivered event is skipped.
+//! transaction as its effect, and a redelivered event is skipped. The requests it denies or
+//! cancels leave their own events through the outbox, in the same transaction.
 
 use chrono::Utc;
 use platform::{
     auth::Role,
-    events::{Envelope, Event},
+    events::{Envelope, Event, Party},
 };
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::{domain::earliest_open_date, error::Error, store};
+use crate::{
+    domain::earliest_open_date,
+    error::Error,
+    outbox::{self, Transition},
+    store,
+};
+
+/// Why a gone gym's pending requests are denied.
+const GYM_GONE: &str = "the gym no longer offers court time on Courtside";
+/// Why a gone coach's pending requests are cancelled.
+const COACH_GONE: &str = "the coach's account was closed";
 
 /// What an event means here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,12 +75,23 @@ pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
             // Court time before requests: the order approvals lock them in.
             let withdrawn = store::withdraw_open_availability(&mut *tx, gym_id, today).await?;
             let denied = store::deny_gym_pending(&mut *tx, gym_id).await?;
+            let rows = store::reservations(&mut *tx, &denied).await?;
+            let transition = Transition::Denied {
+                reason: Some(GYM_GONE.into()),
+            };
+            outbox::record(&mut tx, &transition, &rows).await?;
             store::delist_locations(&mut *tx, gym_id).await?;
-            tracing::info!(%gym_id, withdrawn, denied, "gym left: court time withdrawn");
+            tracing::info!(%gym_id, withdrawn, denied = denied.len(), "gym left: court time withdrawn");
         }
         Effect::CoachGone(coach_id) => {
             let cancelled = store::cancel_coach_pending(&mut *tx, coach_id).await?;
-            tracing::info!(%coach_id, cancelled, "coach left: pending court requests cancelled");
+            let rows = store::reservations(&mut *tx, &cancelled).await?;
+            let transition = Transition::Cancelled {
+                by: Party::Coach,
+                reason: Some(COACH_GONE.into()),
+            };
+            outbox::record(&mut tx, &transition, &rows).await?;
+            tracing::info!(%coach_id, cancelled = cancelled.len(), "coach left: pending court requests cancelled");
         }
         Effect::Nothing => {}
     }

@@ -1,21 +1,32 @@
 //! The gym.v1 service: proto → domain → store → proto, nothing else. The caller always comes from
 //! the token ([`auth::caller`]); every RPC checks the caller's role and ownership itself.
+//!
+//! Every reservation transition is written with its event to the outbox in its transaction
+//! ([`crate::outbox`]), and the relay is woken after the commit. "Now" is the injected clock's.
 
-use std::str::FromStr;
+use std::{str::FromStr, sync::Arc};
 
-use chrono::{NaiveDate, Utc};
-use platform::auth::{self, Caller, Role};
+use chrono::{Days, NaiveDate};
+use platform::{
+    auth::{self, Caller, Role},
+    clock::SharedClock,
+    events::Party,
+    instants::rfc3339,
+    places::Gazetteer,
+};
 use proto::gym::v1::{self as pb, gym_server::Gym};
 use sqlx::PgPool;
+use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
     domain::{
         CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus, earliest_open_date,
-        ensure_requestable, format_date, format_time,
+        ensure_not_started, ensure_requestable, format_date, format_time, parse_reason,
     },
     error::Error,
+    outbox::{self, Transition},
     store::{self, AvailabilityRow, CourtRow, LocationRow, ProfileRow, ReservationRow},
 };
 
@@ -23,6 +34,10 @@ use crate::{
 #[derive(Clone)]
 pub struct GymService {
     pub db: PgPool,
+    pub clock: SharedClock,
+    pub gazetteer: &'static Gazetteer,
+    /// Notified after a commit that wrote to the outbox.
+    pub outbox_wake: Arc<Notify>,
 }
 
 /// A message id that must be a UUID.
@@ -30,10 +45,8 @@ fn parse_id(raw: &str, what: &str) -> Result<Uuid, Error> {
     Uuid::from_str(raw.trim()).map_err(|_| Error::Invalid(format!("{what} must be a UUID")))
 }
 
-/// The shared "not in the past" date, now.
-fn today() -> NaiveDate {
-    earliest_open_date(Utc::now())
-}
+/// Why the other pending requests for court time are denied when one is approved.
+const TAKEN: &str = "another request for this court time was approved";
 
 const NO_PROFILE: &str = "this gym has no profile yet";
 const NO_LOCATION: &str = "this gym location does not exist";
@@ -54,6 +67,7 @@ impl From<ProfileRow> for pb::GymProfile {
 
 impl From<LocationRow> for pb::GymLocation {
     fn from(row: LocationRow) -> Self {
+        let time_zone = row.place().zone().name().to_owned();
         pb::GymLocation {
             location_id: row.location_id.to_string(),
             gym_id: row.gym_id.to_string(),
@@ -62,10 +76,9 @@ impl From<LocationRow> for pb::GymLocation {
             address: row.address,
             city: row.city,
             state: row.state,
+            time_zone,
             latitude: row.latitude,
             longitude: row.longitude,
-            // Placeholder until gym locations keep a zone (issue 16).
-            time_zone: "UTC".to_owned(),
         }
     }
 }
@@ -83,6 +96,7 @@ impl From<CourtRow> for pb::Court {
 
 impl From<AvailabilityRow> for pb::CourtAvailability {
     fn from(row: AvailabilityRow) -> Self {
+        let instants = row.instants();
         pb::CourtAvailability {
             availability_id: row.availability_id.to_string(),
             court_id: row.court_id.to_string(),
@@ -93,14 +107,17 @@ impl From<AvailabilityRow> for pb::CourtAvailability {
             location_name: row.location_name,
             court_name: row.court_name,
             location_id: row.location_id.to_string(),
-            // Placeholders until court time knows its zone and instants (issue 16).
-            ..Default::default()
+            time_zone: instants.zone.name().to_owned(),
+            starts_at: rfc3339(instants.starts_at),
+            ends_at: rfc3339(instants.ends_at),
+            reservation_id: row.reservation_id.map(|id| id.to_string()),
         }
     }
 }
 
 impl From<ReservationRow> for pb::CourtReservation {
     fn from(row: ReservationRow) -> Self {
+        let instants = row.instants();
         pb::CourtReservation {
             reservation_id: row.reservation_id.to_string(),
             availability_id: row.availability_id.to_string(),
@@ -112,8 +129,10 @@ impl From<ReservationRow> for pb::CourtReservation {
             start_time: format_time(row.start_time),
             end_time: format_time(row.end_time),
             status: row.status,
-            // Placeholders until reservations know their zone and instants (issue 16).
-            ..Default::default()
+            time_zone: instants.zone.name().to_owned(),
+            starts_at: rfc3339(instants.starts_at),
+            ends_at: rfc3339(instants.ends_at),
+            cancellation_reason: row.cancellation_reason,
         }
     }
 }
@@ -128,6 +147,16 @@ fn reservations(rows: Vec<ReservationRow>) -> Vec<pb::CourtReservation> {
 }
 
 impl GymService {
+    /// The shared "not in the past" date of new court time, now.
+    fn today(&self) -> NaiveDate {
+        earliest_open_date(self.clock.now())
+    }
+
+    /// The reservations with these ids, for their events (one statement).
+    async fn rows(tx: &mut sqlx::PgConnection, ids: &[Uuid]) -> Result<Vec<ReservationRow>, Error> {
+        store::reservations(&mut *tx, ids).await
+    }
+
     /// Refuses anyone but the gym that owns a location.
     async fn own_location(&self, caller: &Caller, location_id: Uuid) -> Result<(), Error> {
         match store::location_gym(&self.db, location_id).await? {
@@ -152,18 +181,23 @@ impl GymService {
         Ok(found)
     }
 
-    /// Requests court time for a coach, while it cannot be reserved by an approval.
+    /// Requests court time for a coach, while it cannot be reserved by an approval. The request
+    /// is due to expire at the court time's start.
     async fn request(&self, coach: &Caller, availability_id: Uuid) -> Result<ReservationRow, Error> {
         let mut tx = self.db.begin().await?;
         let state = store::availability_for_request(&mut *tx, availability_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
-        ensure_requestable(state.date, state.is_reserved, state.withdrawn, today())?;
-        let reservation_id = store::insert_reservation(&mut *tx, availability_id, coach.user_id).await?;
+        let instants = state.instants();
+        ensure_requestable(&instants, state.is_reserved, state.withdrawn, self.clock.now())?;
+        let reservation_id =
+            store::insert_reservation(&mut *tx, availability_id, coach.user_id, instants.starts_at).await?;
         let row = store::reservation(&mut *tx, reservation_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        outbox::record(&mut tx, &Transition::Requested, std::slice::from_ref(&row)).await?;
         tx.commit().await?;
+        self.outbox_wake.notify_one();
         Ok(row)
     }
 
@@ -180,32 +214,81 @@ impl GymService {
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
         let approved = status.approve()?;
-        ensure_requestable(state.date, state.is_reserved, state.withdrawn, today())?;
-        store::set_reservation_status(&mut *tx, reservation_id, approved).await?;
+        ensure_requestable(
+            &state.instants(),
+            state.is_reserved,
+            state.withdrawn,
+            self.clock.now(),
+        )?;
+        store::set_reservation_status(&mut *tx, reservation_id, approved, None).await?;
         store::mark_reserved(&mut *tx, found.availability_id).await?;
-        store::deny_pending_for(&mut *tx, found.availability_id).await?;
+        let denied = store::deny_pending_for(&mut *tx, found.availability_id).await?;
         let row = store::reservation(&mut *tx, reservation_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        outbox::record(&mut tx, &Transition::Approved, std::slice::from_ref(&row)).await?;
+        let others = Self::rows(&mut tx, &denied).await?;
+        let taken = Transition::Denied {
+            reason: Some(TAKEN.into()),
+        };
+        outbox::record(&mut tx, &taken, &others).await?;
         tx.commit().await?;
+        self.outbox_wake.notify_one();
         Ok(row)
     }
 
-    /// Moves one reservation by `step` (deny or cancel) under a row lock.
+    /// The gym cancels an approved reservation before it starts, in one transaction: the
+    /// availability is locked first (the order approvals lock in), the court time is open again.
+    async fn gym_cancel(
+        &self,
+        gym: &Caller,
+        reservation_id: Uuid,
+        reason: Option<String>,
+    ) -> Result<ReservationRow, Error> {
+        let found = self.gyms_reservation(gym, reservation_id).await?;
+        let mut tx = self.db.begin().await?;
+        let state = store::lock_availability(&mut *tx, found.availability_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
+        let status = store::lock_reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        let cancelled = status.gym_cancel()?;
+        ensure_not_started(&state.instants(), self.clock.now())?;
+        store::set_reservation_status(&mut *tx, reservation_id, cancelled, reason.as_deref()).await?;
+        store::mark_unreserved(&mut *tx, found.availability_id).await?;
+        let row = store::reservation(&mut *tx, reservation_id)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        let transition = Transition::Cancelled {
+            by: Party::Gym,
+            reason,
+        };
+        outbox::record(&mut tx, &transition, std::slice::from_ref(&row)).await?;
+        tx.commit().await?;
+        self.outbox_wake.notify_one();
+        Ok(row)
+    }
+
+    /// Moves one pending reservation by `step` (the gym's deny or the coach's cancel) under a row
+    /// lock, and records `transition`.
     async fn decide(
         &self,
         reservation_id: Uuid,
         step: fn(ReservationStatus) -> Result<ReservationStatus, Error>,
+        transition: Transition,
     ) -> Result<ReservationRow, Error> {
         let mut tx = self.db.begin().await?;
         let status = store::lock_reservation(&mut *tx, reservation_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
-        store::set_reservation_status(&mut *tx, reservation_id, step(status)?).await?;
+        store::set_reservation_status(&mut *tx, reservation_id, step(status)?, None).await?;
         let row = store::reservation(&mut *tx, reservation_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
+        outbox::record(&mut tx, &transition, std::slice::from_ref(&row)).await?;
         tx.commit().await?;
+        self.outbox_wake.notify_one();
         Ok(row)
     }
 }
@@ -273,8 +356,17 @@ impl Gym for GymService {
     ) -> Result<Response<pb::CreateGymLocationResponse>, Status> {
         let gym = auth::require_role(&request, &[Role::Gym])?;
         let r = request.into_inner();
-        let location = NewLocation::parse(&r.name, &r.address, &r.city, &r.state, r.latitude, r.longitude)?;
-        let row = store::insert_location(&self.db, gym.user_id, &location).await?;
+        let location = NewLocation::parse(
+            &r.name,
+            &r.address,
+            &r.city,
+            &r.state,
+            r.latitude,
+            r.longitude,
+            r.time_zone.as_deref(),
+        )?;
+        let zone = location.zone(self.gazetteer)?;
+        let row = store::insert_location(&self.db, gym.user_id, &location, zone).await?;
         Ok(Response::new(pb::CreateGymLocationResponse {
             location: Some(row.into()),
         }))
@@ -342,7 +434,7 @@ impl Gym for GymService {
         let gym = auth::require_role(&request, &[Role::Gym])?;
         let r = request.into_inner();
         let court_id = parse_id(&r.court_id, "court_id")?;
-        let time = CourtTime::parse(&r.date, &r.start_time, &r.end_time, today())?;
+        let time = CourtTime::parse(&r.date, &r.start_time, &r.end_time, self.today())?;
         match store::court_gym(&self.db, court_id).await? {
             None => return Err(Error::NotFound(NO_COURT.into()).into()),
             Some(owner) if owner != gym.user_id => {
@@ -362,11 +454,22 @@ impl Gym for GymService {
     ) -> Result<Response<pb::ListOpenAvailabilityResponse>, Status> {
         auth::caller(&request)?;
         let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
-        let rows = store::listed_open_availability(&self.db, location_id, today())
+        let now = self.clock.now();
+        // Every wall-clock date still ahead somewhere is on or after yesterday's in UTC; the start
+        // instant (which needs the zone) then decides exactly.
+        let from = now
+            .date_naive()
+            .checked_sub_days(Days::new(1))
+            .unwrap_or(NaiveDate::MIN);
+        let rows = store::listed_open_availability(&self.db, location_id, from)
             .await?
             .ok_or_else(|| Error::NotFound(NO_LOCATION.into()))?;
         Ok(Response::new(pb::ListOpenAvailabilityResponse {
-            availability: rows.into_iter().map(Into::into).collect(),
+            availability: rows
+                .into_iter()
+                .filter(|row| row.instants().is_ahead(now))
+                .map(Into::into)
+                .collect(),
         }))
     }
 
@@ -405,7 +508,12 @@ impl Gym for GymService {
         if found.coach_id != coach.user_id {
             return Err(Error::Forbidden("this reservation belongs to another coach".into()).into());
         }
-        self.decide(reservation_id, ReservationStatus::cancel).await?;
+        let by_coach = Transition::Cancelled {
+            by: Party::Coach,
+            reason: None,
+        };
+        self.decide(reservation_id, ReservationStatus::cancel, by_coach)
+            .await?;
         Ok(Response::new(pb::CancelCourtReservationResponse {}))
     }
 
@@ -414,7 +522,7 @@ impl Gym for GymService {
         request: Request<pb::ListPendingReservationsRequest>,
     ) -> Result<Response<pb::ListPendingReservationsResponse>, Status> {
         let gym = auth::require_role(&request, &[Role::Gym])?;
-        let rows = store::pending_reservations(&self.db, gym.user_id, today()).await?;
+        let rows = store::pending_reservations(&self.db, gym.user_id, self.clock.now()).await?;
         Ok(Response::new(pb::ListPendingReservationsResponse {
             reservations: reservations(rows),
         }))
@@ -438,8 +546,18 @@ impl Gym for GymService {
     ) -> Result<Response<pb::DenyReservationResponse>, Status> {
         let gym = auth::require_role(&request, &[Role::Gym])?;
         let reservation_id = parse_id(&request.get_ref().reservation_id, "reservation_id")?;
-        self.gyms_reservation(&gym, reservation_id).await?;
-        let row = self.decide(reservation_id, ReservationStatus::deny).await?;
+        let found = self.gyms_reservation(&gym, reservation_id).await?;
+        if found.status == ReservationStatus::Pending.as_str() {
+            // A request whose court time has started is expiring: no longer the gym's to answer.
+            ensure_not_started(&found.instants(), self.clock.now())?;
+        }
+        let row = self
+            .decide(
+                reservation_id,
+                ReservationStatus::deny,
+                Transition::Denied { reason: None },
+            )
+            .await?;
         Ok(Response::new(pb::DenyReservationResponse {
             reservation: Some(row.into()),
         }))
@@ -447,8 +565,15 @@ impl Gym for GymService {
 
     async fn gym_cancel_reservation(
         &self,
-        _request: Request<pb::GymCancelReservationRequest>,
+        request: Request<pb::GymCancelReservationRequest>,
     ) -> Result<Response<pb::GymCancelReservationResponse>, Status> {
-        Err(Status::unimplemented("a gym cannot cancel a reservation yet"))
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let r = request.into_inner();
+        let reservation_id = parse_id(&r.reservation_id, "reservation_id")?;
+        let reason = parse_reason(r.reason.as_deref())?;
+        let row = self.gym_cancel(&gym, reservation_id, reason).await?;
+        Ok(Response::new(pb::GymCancelReservationResponse {
+            reservation: Some(row.into()),
+        }))
     }
 }

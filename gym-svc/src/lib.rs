@@ -6,30 +6,85 @@
 //! coach names are not kept here: the gateway resolves `coach_id`s with identity's GetUsers in one
 //! batch.
 //!
-//! `build` connects, migrates and binds on the shared host ([`platform::host`]);
-//! [`Host::run_until`] serves gRPC, the ops port and the event consumer until the shutdown future
-//! resolves.
+//! Time: every location has an IANA zone ([`zones`] fills in rows saved before), court time is
+//! read as instants, and a pending request expires at its start by the [`scheduler`], a task of
+//! the host on every replica. Every reservation transition leaves as an event through the
+//! transactional outbox ([`outbox`], `platform::outbox`) to the Redis stream.
+//!
+//! `build` connects, migrates, fills in and binds on the shared host ([`platform::host`]);
+//! [`Host::run_until`] serves gRPC, the ops port, the event consumer, the outbox relay and the
+//! scheduler until the shutdown future resolves.
 
 mod config;
 mod domain;
 mod error;
 mod events;
 mod grpc;
+mod outbox;
+mod scheduler;
 mod store;
+mod zones;
 
 use std::time::Duration;
 
 use anyhow::Context;
 use platform::{
     auth::TokenVerifier,
+    clock::{self, SharedClock},
     events::Consumer,
     host::{Host, Pool, open_database},
+    outbox::Relay,
     redis_link::RedisLink,
     stamps::{self, Stamp},
 };
 use proto::gym::v1::gym_server::GymServer;
 
 pub use config::Config;
+pub use scheduler::Scheduler;
+
+/// How the service keeps time: the clock "now" is read from, and how often the scheduler ticks.
+#[derive(Clone)]
+pub struct Runtime {
+    pub clock: SharedClock,
+    pub scheduler_every: Duration,
+}
+
+impl Default for Runtime {
+    /// The system clock, and a tick every 10 s: a request expires within 10 s of its start, well
+    /// inside the minute the issue allows, for one indexed query per replica per tick.
+    fn default() -> Self {
+        Self {
+            clock: clock::system(),
+            scheduler_every: Duration::from_secs(10),
+        }
+    }
+}
+
+/// How long the relay may wait on Redis per attempt.
+const RELAY_REDIS_LIMIT: Duration = Duration::from_secs(2);
+
+/// Fills in zones and due times saved without them (done by [`build`] and every tick; public for
+/// tests): answers (locations, reservations) filled.
+pub async fn fill_in(db: &sqlx::PgPool) -> anyhow::Result<(u64, u64)> {
+    let filled = zones::fill_in(db).await?;
+    Ok((filled.locations, filled.reservations))
+}
+
+/// A scheduler over `db` that reads `clock`, with no relay to wake and no stamp (tests race
+/// several of these).
+pub fn scheduler(db: sqlx::PgPool, clock: SharedClock) -> Scheduler {
+    Scheduler {
+        db,
+        clock,
+        outbox_wake: std::sync::Arc::default(),
+        stamp: None,
+    }
+}
+
+/// Expires what is due now, as one tick of a replica's scheduler does; answers how many.
+pub async fn tick(scheduler: &Scheduler) -> anyhow::Result<u64> {
+    Ok(scheduler.tick().await?)
+}
 
 /// A built, bound, not yet serving gym-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
@@ -43,8 +98,14 @@ const POOL: Pool = Pool {
     acquire_timeout: Duration::from_secs(5),
 };
 
-/// Connects to PostgreSQL, applies the migrations and binds both ports.
+/// Connects to PostgreSQL, applies the migrations, fills in zones and due times saved without
+/// them and binds both ports, on the system clock.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
+    build_with(config, Runtime::default()).await
+}
+
+/// [`build`] with the clock and the scheduler's interval given (tests move time).
+pub async fn build_with(config: Config, runtime: Runtime) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     // Renewed after every change this service makes ([`platform::stamps`]).
@@ -54,7 +115,35 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         stamps::Context::Gym,
     );
     let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "gym").await?;
-    let service = GymServer::new(grpc::GymService { db: db.clone() });
+    let filled = zones::fill_in(&db)
+        .await
+        .context("filling in the zones of gym locations and the due times of requests")?;
+    if filled != zones::Filled::default() {
+        tracing::info!(
+            locations = filled.locations,
+            reservations = filled.reservations,
+            "zones and due times filled in for rows saved without them"
+        );
+    }
+    let relay = Relay::new(
+        db.clone(),
+        RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
+        platform::events::stream_key(&config.redis_namespace),
+        outbox::OUTBOX,
+    );
+    let scheduler = Scheduler {
+        db: db.clone(),
+        clock: runtime.clock.clone(),
+        outbox_wake: relay.waker(),
+        stamp: Some(stamp.clone()),
+    };
+    let service = GymServer::new(grpc::GymService {
+        db: db.clone(),
+        clock: runtime.clock,
+        gazetteer: platform::places::bundled(),
+        outbox_wake: relay.waker(),
+    });
+    let every = runtime.scheduler_every;
     Ok(
         Host::bind(service, config.listen_addr, config.ops_addr, verifier, &db)
             .await?
@@ -63,6 +152,10 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
                 redis,
                 Consumer::new(&config.redis_namespace, "gym-svc"),
                 |db, envelope| async move { events::apply(&db, envelope).await },
-            ),
+            )
+            .task("the outbox relay", |shutdown| relay.run(shutdown))
+            .task("the reservation scheduler", move |shutdown| {
+                scheduler.run(every, shutdown)
+            }),
     )
 }

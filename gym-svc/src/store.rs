@@ -4,15 +4,39 @@
 //! gym_name on locations and reservations is this context's own (the gym profile), joined at
 //! read time; coach names are never stored here (the gateway resolves them from identity-svc).
 
-use chrono::{NaiveDate, NaiveTime};
-use platform::database::{Violation, violated};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use platform::{
+    database::{Violation, violated},
+    instants::Zone,
+};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
 use crate::{
-    domain::{CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus},
+    domain::{CourtInstants, CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus},
     error::Error,
 };
+
+/// Where a location is, as far as its zone goes: the zone it keeps, and what derives one for a
+/// row saved before zones were kept and not filled in yet (`crate::zones`).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Place {
+    pub time_zone: Option<String>,
+    pub city: String,
+    pub state: String,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+}
+
+impl Place {
+    /// The place's zone: kept, else derived (`crate::zones::derived_zone`).
+    pub fn zone(&self) -> Zone {
+        self.time_zone
+            .as_deref()
+            .and_then(|name| name.parse().ok())
+            .unwrap_or_else(|| crate::zones::derived_zone(self))
+    }
+}
 
 /// A gym profile row.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -35,6 +59,19 @@ pub struct LocationRow {
     pub state: String,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
+    pub time_zone: Option<String>,
+}
+
+impl LocationRow {
+    pub fn place(&self) -> Place {
+        Place {
+            time_zone: self.time_zone.clone(),
+            city: self.city.clone(),
+            state: self.state.clone(),
+            latitude: self.latitude,
+            longitude: self.longitude,
+        }
+    }
 }
 
 /// A court row.
@@ -58,14 +95,34 @@ pub struct AvailabilityRow {
     pub is_reserved: bool,
     pub location_name: String,
     pub court_name: String,
+    /// The approved reservation holding it, if any.
+    pub reservation_id: Option<Uuid>,
+    #[sqlx(flatten)]
+    pub place: Place,
+}
+
+impl AvailabilityRow {
+    pub fn instants(&self) -> CourtInstants {
+        CourtInstants::new(self.place.zone(), self.date, self.start_time, self.end_time)
+    }
 }
 
 /// What decides whether court time is open to requests.
-#[derive(Clone, Copy, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct AvailabilityState {
     pub date: NaiveDate,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
     pub is_reserved: bool,
     pub withdrawn: bool,
+    #[sqlx(flatten)]
+    pub place: Place,
+}
+
+impl AvailabilityState {
+    pub fn instants(&self) -> CourtInstants {
+        CourtInstants::new(self.place.zone(), self.date, self.start_time, self.end_time)
+    }
 }
 
 /// A court reservation with the gym, location and court it is for.
@@ -83,6 +140,15 @@ pub struct ReservationRow {
     pub start_time: NaiveTime,
     pub end_time: NaiveTime,
     pub status: String,
+    pub cancellation_reason: Option<String>,
+    #[sqlx(flatten)]
+    pub place: Place,
+}
+
+impl ReservationRow {
+    pub fn instants(&self) -> CourtInstants {
+        CourtInstants::new(self.place.zone(), self.date, self.start_time, self.end_time)
+    }
 }
 
 // Shared SQL fragments, as macros so statements stay `&'static str` literals (sqlx refuses
@@ -101,7 +167,7 @@ macro_rules! location_select {
         concat!(
             "select l.location_id, l.gym_id, ",
             gym_name!(),
-            ", l.name, l.address, l.city, l.state, l.latitude, l.longitude
+            ", l.name, l.address, l.city, l.state, l.latitude, l.longitude, l.time_zone
              from l left join gym.gym_profile p on p.gym_id = l.gym_id"
         )
     };
@@ -111,7 +177,10 @@ macro_rules! location_select {
 macro_rules! availability_select {
     () => {
         "select a.availability_id, a.court_id, c.location_id, a.date, a.start_time, a.end_time,
-                a.is_reserved, l.name as location_name, c.court_name
+                a.is_reserved, l.name as location_name, c.court_name,
+                l.time_zone, l.city, l.state, l.latitude, l.longitude,
+                (select r.reservation_id from gym.court_reservation r
+                 where r.availability_id = a.availability_id and r.status = 'approved') as reservation_id
          from a
          join gym.court c on c.court_id = a.court_id
          join gym.gym_location l on l.location_id = c.location_id"
@@ -124,13 +193,26 @@ macro_rules! reservation_select {
         concat!(
             "select r.reservation_id, r.availability_id, r.coach_id, l.gym_id, ",
             gym_name!(),
-            ", l.name as location_name, c.court_name, a.date, a.start_time, a.end_time, r.status
+            ", l.name as location_name, c.court_name, a.date, a.start_time, a.end_time, r.status,
+                r.cancellation_reason, l.time_zone, l.city, l.state, l.latitude, l.longitude
              from gym.court_reservation r
              join gym.court_availability a on a.availability_id = r.availability_id
              join gym.court c on c.court_id = a.court_id
              join gym.gym_location l on l.location_id = c.location_id
              left join gym.gym_profile p on p.gym_id = l.gym_id"
         )
+    };
+}
+
+/// [`AvailabilityState`] of availability `$1`, with its location's place.
+macro_rules! availability_state {
+    () => {
+        "select a.date, a.start_time, a.end_time, a.is_reserved, a.withdrawn,
+                l.time_zone, l.city, l.state, l.latitude, l.longitude
+         from gym.court_availability a
+         join gym.court c on c.court_id = a.court_id
+         join gym.gym_location l on l.location_id = c.location_id
+         where a.availability_id = $1"
     };
 }
 
@@ -213,16 +295,18 @@ pub async fn gym_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Vec<
     .await?)
 }
 
+/// Inserts a location in `zone`.
 pub async fn insert_location(
     db: impl PgExecutor<'_>,
     gym_id: Uuid,
     location: &NewLocation,
+    zone: Zone,
 ) -> Result<LocationRow, Error> {
     Ok(sqlx::query_as::<_, LocationRow>(concat!(
         "with l as (
              insert into gym.gym_location
-                 (location_id, gym_id, name, address, city, state, latitude, longitude)
-             values ($1, $2, $3, $4, $5, $6, $7, $8)
+                 (location_id, gym_id, name, address, city, state, latitude, longitude, time_zone)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
              returning *
          ) ",
         location_select!()
@@ -235,8 +319,101 @@ pub async fn insert_location(
     .bind(location.state.as_str())
     .bind(location.latitude)
     .bind(location.longitude)
+    .bind(zone.name())
     .fetch_one(db)
     .await?)
+}
+
+/// Up to `limit` locations saved without a zone, for `crate::zones` to fill in: (id, place).
+pub async fn locations_without_zone(
+    db: impl PgExecutor<'_>,
+    limit: i64,
+) -> Result<Vec<(Uuid, Place)>, Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        location_id: Uuid,
+        #[sqlx(flatten)]
+        place: Place,
+    }
+    Ok(sqlx::query_as::<_, Row>(
+        "select location_id, time_zone, city, state, latitude, longitude from gym.gym_location
+         where time_zone is null order by location_id limit $1",
+    )
+    .bind(limit)
+    .fetch_all(db)
+    .await?
+    .into_iter()
+    .map(|row| (row.location_id, row.place))
+    .collect())
+}
+
+/// Sets the zone of location `ids[i]` to `zones[i]` where none is set yet, in one statement.
+pub async fn fill_location_zones(
+    db: impl PgExecutor<'_>,
+    ids: &[Uuid],
+    zones: &[String],
+) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.gym_location l set time_zone = f.zone
+         from unnest($1::uuid[], $2::text[]) as f(location_id, zone)
+         where l.location_id = f.location_id and l.time_zone is null",
+    )
+    .bind(ids)
+    .bind(zones)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// Up to `limit` reservations made before they knew when they are due, with their court time:
+/// (id, date, start time, place).
+pub async fn reservations_without_due(
+    db: impl PgExecutor<'_>,
+    limit: i64,
+) -> Result<Vec<(Uuid, NaiveDate, NaiveTime, Place)>, Error> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        reservation_id: Uuid,
+        date: NaiveDate,
+        start_time: NaiveTime,
+        #[sqlx(flatten)]
+        place: Place,
+    }
+    Ok(sqlx::query_as::<_, Row>(
+        "select r.reservation_id, a.date, a.start_time,
+                l.time_zone, l.city, l.state, l.latitude, l.longitude
+         from gym.court_reservation r
+         join gym.court_availability a on a.availability_id = r.availability_id
+         join gym.court c on c.court_id = a.court_id
+         join gym.gym_location l on l.location_id = c.location_id
+         where r.expires_at is null
+         order by r.reservation_id
+         limit $1",
+    )
+    .bind(limit)
+    .fetch_all(db)
+    .await?
+    .into_iter()
+    .map(|row| (row.reservation_id, row.date, row.start_time, row.place))
+    .collect())
+}
+
+/// Sets when reservation `ids[i]` is due to `due[i]` where it is not set yet, in one statement.
+pub async fn fill_reservation_due(
+    db: impl PgExecutor<'_>,
+    ids: &[Uuid],
+    due: &[DateTime<Utc>],
+) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update gym.court_reservation r set expires_at = f.due
+         from unnest($1::uuid[], $2::timestamptz[]) as f(reservation_id, due)
+         where r.reservation_id = f.reservation_id and r.expires_at is null",
+    )
+    .bind(ids)
+    .bind(due)
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 pub async fn count_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<i64, Error> {
@@ -367,18 +544,20 @@ pub async fn gym_availability(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<V
     .await?)
 }
 
-/// The court time at a listed location still open to requests (offered, unreserved, from
-/// `today` on), in date and time order, in one statement; `None` when there is no such location
-/// (or it was delisted).
+/// The court time at a listed location that may still be open to requests (offered, unreserved,
+/// dated `from` on: the caller keeps what starts after now, which needs the zone), in date and
+/// time order, in one statement; `None` when there is no such location (or it was delisted).
 pub async fn listed_open_availability(
     db: impl PgExecutor<'_>,
     location_id: Uuid,
-    today: NaiveDate,
+    from: NaiveDate,
 ) -> Result<Option<Vec<AvailabilityRow>>, Error> {
     /// A location without open court time comes back as one row whose court time is null.
     #[derive(sqlx::FromRow)]
     struct Open {
         location_name: String,
+        #[sqlx(flatten)]
+        place: Place,
         availability_id: Option<Uuid>,
         court_id: Option<Uuid>,
         date: Option<NaiveDate>,
@@ -388,7 +567,7 @@ pub async fn listed_open_availability(
     }
     let rows = sqlx::query_as::<_, Open>(
         "select l.name as location_name, o.availability_id, o.court_id, o.date, o.start_time,
-                o.end_time, o.court_name
+                o.end_time, o.court_name, l.time_zone, l.city, l.state, l.latitude, l.longitude
          from gym.gym_location l
          left join lateral (
              select a.availability_id, a.court_id, a.date, a.start_time, a.end_time, c.court_name
@@ -401,7 +580,7 @@ pub async fn listed_open_availability(
          order by o.date, o.start_time, o.court_name, o.availability_id",
     )
     .bind(location_id)
-    .bind(today)
+    .bind(from)
     .fetch_all(db)
     .await?;
     if rows.is_empty() {
@@ -420,6 +599,8 @@ pub async fn listed_open_availability(
                     is_reserved: false,
                     location_name: open.location_name,
                     court_name: open.court_name?,
+                    reservation_id: None,
+                    place: open.place,
                 })
             })
             .collect(),
@@ -432,13 +613,12 @@ pub async fn availability_for_request(
     db: impl PgExecutor<'_>,
     availability_id: Uuid,
 ) -> Result<Option<AvailabilityState>, Error> {
-    Ok(sqlx::query_as::<_, AvailabilityState>(
-        "select date, is_reserved, withdrawn from gym.court_availability
-         where availability_id = $1 for share",
+    Ok(
+        sqlx::query_as::<_, AvailabilityState>(concat!(availability_state!(), " for share of a"))
+            .bind(availability_id)
+            .fetch_optional(db)
+            .await?,
     )
-    .bind(availability_id)
-    .fetch_optional(db)
-    .await?)
 }
 
 /// The state of court time, locked for the rest of the caller's transaction: approvals of one
@@ -447,17 +627,25 @@ pub async fn lock_availability(
     db: impl PgExecutor<'_>,
     availability_id: Uuid,
 ) -> Result<Option<AvailabilityState>, Error> {
-    Ok(sqlx::query_as::<_, AvailabilityState>(
-        "select date, is_reserved, withdrawn from gym.court_availability
-         where availability_id = $1 for update",
+    Ok(
+        sqlx::query_as::<_, AvailabilityState>(concat!(availability_state!(), " for update of a"))
+            .bind(availability_id)
+            .fetch_optional(db)
+            .await?,
     )
-    .bind(availability_id)
-    .fetch_optional(db)
-    .await?)
 }
 
 pub async fn mark_reserved(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<(), Error> {
     sqlx::query("update gym.court_availability set is_reserved = true where availability_id = $1")
+        .bind(availability_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Opens court time to requests again (its reservation was cancelled).
+pub async fn mark_unreserved(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<(), Error> {
+    sqlx::query("update gym.court_availability set is_reserved = false where availability_id = $1")
         .bind(availability_id)
         .execute(db)
         .await?;
@@ -472,14 +660,17 @@ pub async fn insert_reservation(
     db: impl PgExecutor<'_>,
     availability_id: Uuid,
     coach_id: Uuid,
+    expires_at: DateTime<Utc>,
 ) -> Result<Uuid, Error> {
     sqlx::query_scalar::<_, Uuid>(
-        "insert into gym.court_reservation (reservation_id, availability_id, coach_id, status)
-         values ($1, $2, $3, 'pending') returning reservation_id",
+        "insert into gym.court_reservation
+             (reservation_id, availability_id, coach_id, status, expires_at)
+         values ($1, $2, $3, 'pending', $4) returning reservation_id",
     )
     .bind(Uuid::new_v4())
     .bind(availability_id)
     .bind(coach_id)
+    .bind(expires_at)
     .fetch_one(db)
     .await
     .map_err(|e| {
@@ -503,6 +694,17 @@ pub async fn reservation(
     )
 }
 
+/// The reservations with these ids (any order), in one statement.
+pub async fn reservations(db: impl PgExecutor<'_>, ids: &[Uuid]) -> Result<Vec<ReservationRow>, Error> {
+    Ok(sqlx::query_as::<_, ReservationRow>(concat!(
+        reservation_select!(),
+        " where r.reservation_id = any($1)"
+    ))
+    .bind(ids)
+    .fetch_all(db)
+    .await?)
+}
+
 /// A coach's reservations, newest request first.
 pub async fn coach_reservations(
     db: impl PgExecutor<'_>,
@@ -517,19 +719,20 @@ pub async fn coach_reservations(
     .await?)
 }
 
-/// Pending requests for a gym's court time from `today` on, soonest first.
+/// Pending requests for a gym's court time that has not started by `now`, soonest first (one
+/// whose start has passed is expiring, and is no longer the gym's to answer).
 pub async fn pending_reservations(
     db: impl PgExecutor<'_>,
     gym_id: Uuid,
-    today: NaiveDate,
+    now: DateTime<Utc>,
 ) -> Result<Vec<ReservationRow>, Error> {
     Ok(sqlx::query_as::<_, ReservationRow>(concat!(
         reservation_select!(),
-        " where l.gym_id = $1 and r.status = 'pending' and a.date >= $2
+        " where l.gym_id = $1 and r.status = 'pending' and (r.expires_at is null or r.expires_at > $2)
           order by a.date, a.start_time, r.created_at, r.reservation_id"
     ))
     .bind(gym_id)
-    .bind(today)
+    .bind(now)
     .fetch_all(db)
     .await?)
 }
@@ -549,36 +752,79 @@ pub async fn lock_reservation(
     .transpose()
 }
 
+/// Moves a reservation to `status`, with the reason of a cancel when one is given.
 pub async fn set_reservation_status(
     db: impl PgExecutor<'_>,
     reservation_id: Uuid,
     status: ReservationStatus,
+    reason: Option<&str>,
 ) -> Result<(), Error> {
-    sqlx::query("update gym.court_reservation set status = $2, updated_at = now() where reservation_id = $1")
-        .bind(reservation_id)
-        .bind(status.as_str())
-        .execute(db)
-        .await
-        .map_err(|e| {
-            if violated(&e, Violation::Unique, "court_reservation_one_approved") {
-                Error::Precondition("this court time is already reserved".into())
-            } else {
-                e.into()
-            }
-        })?;
+    sqlx::query(
+        "update gym.court_reservation
+         set status = $2, cancellation_reason = coalesce($3, cancellation_reason), updated_at = now()
+         where reservation_id = $1",
+    )
+    .bind(reservation_id)
+    .bind(status.as_str())
+    .bind(reason)
+    .execute(db)
+    .await
+    .map_err(|e| {
+        if violated(&e, Violation::Unique, "court_reservation_one_approved") {
+            Error::Precondition("this court time is already reserved".into())
+        } else {
+            e.into()
+        }
+    })?;
     Ok(())
 }
 
-/// Denies every request still pending for an availability.
-pub async fn deny_pending_for(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<u64, Error> {
-    Ok(sqlx::query(
+/// Denies every request still pending for an availability; answers their ids.
+pub async fn deny_pending_for(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
         "update gym.court_reservation set status = 'denied', updated_at = now()
-         where availability_id = $1 and status = 'pending'",
+         where availability_id = $1 and status = 'pending'
+         returning reservation_id",
     )
     .bind(availability_id)
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_all(db)
+    .await?)
+}
+
+// The scheduler.
+
+/// Up to `limit` pending requests due by `now`, soonest first, locked for the caller's
+/// transaction; rows another transaction holds (another replica's claim, a gym answering) are
+/// skipped, never waited for.
+pub async fn claim_due(db: impl PgExecutor<'_>, now: DateTime<Utc>, limit: i64) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "select reservation_id from gym.court_reservation
+         where status = 'pending' and expires_at <= $1
+         order by expires_at, reservation_id
+         limit $2
+         for update skip locked",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Moves the claimed requests that are still pending to `to` (expired); answers their ids.
+pub async fn expire(
+    db: impl PgExecutor<'_>,
+    ids: &[Uuid],
+    to: ReservationStatus,
+) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "update gym.court_reservation set status = $2, updated_at = now()
+         where reservation_id = any($1) and status = 'pending'
+         returning reservation_id",
+    )
+    .bind(ids)
+    .bind(to.as_str())
+    .fetch_all(db)
+    .await?)
 }
 
 // Events.
@@ -614,18 +860,18 @@ pub async fn withdraw_open_availability(
     .rows_affected())
 }
 
-/// Denies every pending request for a gym's court time.
-pub async fn deny_gym_pending(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<u64, Error> {
-    Ok(sqlx::query(
+/// Denies every pending request for a gym's court time; answers their ids.
+pub async fn deny_gym_pending(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
         "update gym.court_reservation r set status = 'denied', updated_at = now()
          from gym.court_availability a, gym.court c, gym.gym_location l
          where a.availability_id = r.availability_id and c.court_id = a.court_id
-           and l.location_id = c.location_id and l.gym_id = $1 and r.status = 'pending'",
+           and l.location_id = c.location_id and l.gym_id = $1 and r.status = 'pending'
+         returning r.reservation_id",
     )
     .bind(gym_id)
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_all(db)
+    .await?)
 }
 
 /// Takes a gym's locations out of the directory.
@@ -639,14 +885,14 @@ pub async fn delist_locations(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<u
     )
 }
 
-/// Cancels every pending request of a coach.
-pub async fn cancel_coach_pending(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
-    Ok(sqlx::query(
+/// Cancels every pending request of a coach; answers their ids.
+pub async fn cancel_coach_pending(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
         "update gym.court_reservation set status = 'cancelled', updated_at = now()
-         where coach_id = $1 and status = 'pending'",
+         where coach_id = $1 and status = 'pending'
+         returning reservation_id",
     )
     .bind(coach_id)
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_all(db)
+    .await?)
 }

@@ -127,6 +127,7 @@ async fn a_coach_creates_and_updates_a_profile_that_anyone_signed_in_can_read_wi
     assert_eq!(created["coach_name"], "Carla Coach");
     assert_eq!(created["specialties"], json!(["Shooting", "Ball handling"]));
     assert_eq!(created["hourly_rate"], 55.5);
+    assert_eq!(created["time_zone"], "UTC", "no zone given: UTC");
 
     let (status, again) = mesh
         .post(
@@ -144,7 +145,7 @@ async fn a_coach_creates_and_updates_a_profile_that_anyone_signed_in_can_read_wi
             Some(&coach.token),
             Some(
                 json!({"bio": "Guards, shooting and footwork.", "specialties": ["Shooting"],
-                        "hourly_rate": 70.0, "years_experience": 7}),
+                        "hourly_rate": 70.0, "years_experience": 7, "time_zone": "America/Chicago"}),
             ),
         )
         .await;
@@ -155,7 +156,8 @@ async fn a_coach_creates_and_updates_a_profile_that_anyone_signed_in_can_read_wi
     assert_eq!(
         read,
         json!({"coach_id": coach.id, "coach_name": "Carla Coach", "bio": "Guards, shooting and footwork.",
-               "specialties": ["Shooting"], "hourly_rate": 70.0, "years_experience": 7})
+               "specialties": ["Shooting"], "hourly_rate": 70.0, "years_experience": 7,
+               "time_zone": "America/Chicago"})
     );
 }
 

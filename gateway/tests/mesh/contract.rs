@@ -44,6 +44,11 @@ async fn body_operations(mesh: &Mesh) -> Vec<BodyOperation> {
             if body.is_null() {
                 continue;
             }
+            // A body that may be left out is `null` or the object: the object's rules apply.
+            let body = body["oneOf"]
+                .as_array()
+                .and_then(|branches| branches.iter().find(|b| b["type"] != "null"))
+                .unwrap_or(body);
             let schema = resolve(body, &components).clone();
             let role = operation["x-roles"][0].as_str().expect("x-roles").to_owned();
             let path = path

@@ -15,3 +15,4 @@ mod hostile;
 mod lifecycle;
 mod matrix;
 mod memo;
+mod places;

@@ -11,5 +11,7 @@ mod text;
 pub use court::NewCourt;
 pub use location::NewLocation;
 pub use profile::GymProfileFields;
-pub use reservation::{ReservationStatus, ensure_requestable};
+pub use reservation::{
+    CourtInstants, ReservationStatus, ensure_not_started, ensure_requestable, parse_reason,
+};
 pub use schedule::{CourtTime, earliest_open_date, format_date, format_time};

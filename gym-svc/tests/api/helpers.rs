@@ -6,6 +6,7 @@ use std::time::Duration;
 use chrono::{Days, NaiveDate, Utc};
 use platform::{
     auth::{Role, TokenSigner},
+    clock::ManualClock,
     events::{Envelope, Event},
     testing::{self, Processes},
 };
@@ -40,7 +41,7 @@ pub struct TestApp {
     pub client: GymClient<Channel>,
     /// The test's own database, for arranging what the API cannot (past dates) and checking rows.
     pub db: PgPool,
-    redis_namespace: String,
+    pub redis_namespace: String,
     signer: TokenSigner,
     _processes: Processes,
 }
@@ -69,18 +70,35 @@ pub fn days_ago(n: u64) -> String {
 }
 
 impl TestApp {
+    /// gym-svc on the system clock, as it runs.
     pub async fn spawn() -> TestApp {
+        Self::spawn_with(gym_svc::Runtime::default()).await
+    }
+
+    /// gym-svc on `clock`, which the test moves; its scheduler ticks every 50 ms.
+    pub async fn spawn_at(clock: &ManualClock) -> TestApp {
+        Self::spawn_with(gym_svc::Runtime {
+            clock: std::sync::Arc::new(clock.clone()),
+            scheduler_every: Duration::from_millis(50),
+        })
+        .await
+    }
+
+    async fn spawn_with(runtime: gym_svc::Runtime) -> TestApp {
         let database_url = testing::fresh_database("gym").await;
         let (private, public) = platform::auth::generate_keypair();
         let redis_namespace = testing::namespace("t-gym");
-        let server = gym_svc::build(gym_svc::Config {
-            database_url: database_url.clone(),
-            listen_addr: testing::any_port(),
-            ops_addr: testing::any_port(),
-            jwt_public_key: public,
-            redis_url: testing::REDIS_URL.into(),
-            redis_namespace: redis_namespace.clone(),
-        })
+        let server = gym_svc::build_with(
+            gym_svc::Config {
+                database_url: database_url.clone(),
+                listen_addr: testing::any_port(),
+                ops_addr: testing::any_port(),
+                jwt_public_key: public,
+                redis_url: testing::REDIS_URL.into(),
+                redis_namespace: redis_namespace.clone(),
+            },
+            runtime,
+        )
         .await
         .expect("gym-svc builds");
         let port = server.port();
@@ -396,4 +414,50 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("timed out waiting until {what}");
+}
+
+impl TestApp {
+    /// Every event in gym's outbox, in order: (type, reservation_id).
+    pub async fn outbox(&self) -> Vec<(String, String)> {
+        sqlx::query_as::<_, (String, String)>(
+            "select payload->>'type', payload->'reservation'->>'reservation_id'
+             from gym.outbox order by seq",
+        )
+        .fetch_all(&self.db)
+        .await
+        .expect("read the outbox")
+    }
+
+    /// The events of one reservation in gym's outbox, in order.
+    pub async fn events_of(&self, reservation_id: &str) -> Vec<String> {
+        self.outbox()
+            .await
+            .into_iter()
+            .filter(|(_, id)| id == reservation_id)
+            .map(|(kind, _)| kind)
+            .collect()
+    }
+
+    /// The gym cancels an approved reservation.
+    pub async fn gym_cancel(
+        &self,
+        gym: &Actor,
+        reservation_id: &str,
+        reason: Option<&str>,
+    ) -> Result<pb::CourtReservation, Status> {
+        self.client()
+            .gym_cancel_reservation(gym.req(pb::GymCancelReservationRequest {
+                reservation_id: reservation_id.into(),
+                reason: reason.map(str::to_owned),
+            }))
+            .await
+            .map(|r| r.into_inner().reservation.expect("a reservation"))
+    }
+}
+
+/// An instant written as RFC 3339.
+pub fn at(rfc3339: &str) -> chrono::DateTime<Utc> {
+    chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .expect("an RFC 3339 instant")
+        .to_utc()
 }

@@ -6,6 +6,8 @@ mod concurrency;
 mod courts;
 mod events;
 mod helpers;
+mod lifecycle;
 mod locations;
 mod profile;
 mod reservations;
+mod scheduler;

@@ -127,3 +127,72 @@ async fn a_scheduler_leaves_what_is_not_due_yet() {
     assert_eq!(app.status_of(&made[0].0).await, "completed");
     assert_eq!(app.status_of(&made[1].0).await, "pending");
 }
+
+#[tokio::test]
+async fn the_scheduler_s_claim_reads_the_partial_index_of_active_bookings_due_times() {
+    let app = TestApp::spawn_with_idle_scheduler().await;
+    let mut conn = app.db.acquire().await.unwrap();
+    // A fresh table is tiny; the planner is told to prefer an index where one applies.
+    sqlx::query("set enable_seqscan = off")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+
+    let plan: Vec<String> = sqlx::query_scalar(
+        "explain select booking_id from booking.booking where due_at <= now()
+         order by due_at limit 100 for update skip locked",
+    )
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+
+    let plan = plan.join("\n");
+    assert!(plan.contains("booking_due_idx"), "{plan}");
+    let definition: String = sqlx::query_scalar(
+        "select indexdef from pg_indexes where schemaname = 'booking' and indexname = 'booking_due_idx'",
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    assert!(definition.contains("WHERE (due_at IS NOT NULL)"), "{definition}");
+}
+
+#[tokio::test]
+async fn approvals_racing_the_scheduler_at_the_expiry_never_confirm_and_each_expiry_is_written_once() {
+    let app = TestApp::spawn_with_idle_scheduler().await;
+    app.clock.set(at("2030-06-01T12:00:00Z"));
+    let coach = app.coach();
+    let slot_id = app.slot(&coach, weekly("Monday", "09:00", "10:00", None)).await;
+    let mut pending = Vec::new();
+    for week in 0..10u64 {
+        let date = "2030-06-03".parse::<chrono::NaiveDate>().unwrap() + chrono::Days::new(7 * week);
+        pending.push(
+            app.book(&app.client(), coach.id, &slot_id, date)
+                .await
+                .unwrap()
+                .booking_id,
+        );
+    }
+    // Every one of them expires at 2030-06-03 12:00 (48 hours after it was made).
+    app.clock.set(at("2030-06-03T12:00:00Z"));
+
+    let scheduler = app.scheduler();
+    let (approvals, applied) = tokio::join!(
+        join_all(pending.iter().map(|id| app.approve(&coach, id))),
+        scheduler.run_due()
+    );
+
+    assert!(
+        approvals.iter().all(|a| a
+            .as_ref()
+            .is_err_and(|s| s.code() == tonic::Code::FailedPrecondition)),
+        "{approvals:?}"
+    );
+    applied.expect("the scheduler's tick succeeds");
+    let counts = event_counts(&app).await;
+    for booking_id in &pending {
+        assert_eq!(app.status_of(booking_id).await, "expired");
+        assert_eq!(counts[&(booking_id.clone(), "booking_expired".into())], 1);
+        assert!(!counts.contains_key(&(booking_id.clone(), "booking_confirmed".into())));
+    }
+}

@@ -15,8 +15,7 @@ alter table booking.booking
 
 -- Bookings made before zones were kept: nobody recorded their place's zone, so their wall clock is
 -- read as UTC, and they are held to the default policy (48 hours to answer, 24 hours' free
--- cancellation). Pending ones already past their expiry, and confirmed ones already over, are
--- moved by the scheduler on its first run, each with its event.
+-- cancellation).
 update booking.booking
 set time_zone = 'UTC',
     starts_at = (booking_date + start_time) at time zone 'UTC',
@@ -35,6 +34,14 @@ alter table booking.booking
     add constraint booking_instants_check check (ends_at > starts_at),
     add constraint booking_cancelled_by_check check (cancelled_by in ('client', 'coach')),
     add constraint booking_cancellation_window_check check (cancellation_window_minutes >= 0);
+
+-- Those the clock has already passed are moved here, quietly: pending ones past their expiry are
+-- expired, confirmed ones that are over are completed. Left to the scheduler, each would leave an
+-- event now, and whoever consumes them (notifications) would tell people about sessions long gone.
+update booking.booking set status = 'expired', updated_at = now()
+where status = 'pending' and expires_at <= now();
+update booking.booking set status = 'completed', updated_at = now()
+where status = 'confirmed' and ends_at <= now();
 
 -- When the clock moves a booking next: a pending one expires, a confirmed one is completed; never,
 -- once it is over. The scheduler claims what is due through the partial index below, which holds

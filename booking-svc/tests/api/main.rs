@@ -7,6 +7,7 @@ mod events;
 mod helpers;
 mod lifecycle;
 mod list;
+mod migration;
 mod ops;
 mod policy;
 mod scheduler;

@@ -283,4 +283,47 @@ mod tests {
     fn a_duplicate_field_is_still_refused() {
         assert!(parse(r#"{"name": "a", "name": "b"}"#).is_err());
     }
+
+    #[derive(Debug, Default, Deserialize)]
+    struct Reason {
+        #[serde(default)]
+        reason: Option<String>,
+    }
+
+    async fn optional(content_type: Option<&str>, body: &str) -> Result<Option<String>, (u16, String)> {
+        use axum::extract::FromRequest;
+        let mut request = axum::http::Request::builder().method("PATCH").uri("/");
+        if let Some(content_type) = content_type {
+            request = request.header(axum::http::header::CONTENT_TYPE, content_type);
+        }
+        let request = request.body(axum::body::Body::from(body.to_owned())).unwrap();
+        super::OptionalJson::<Reason>::from_request(request, &())
+            .await
+            .map(|super::OptionalJson(r)| r.reason)
+            .map_err(|e| (e.status.as_u16(), e.detail))
+    }
+
+    #[tokio::test]
+    async fn an_optional_body_left_out_is_the_default_and_one_given_is_read_as_json() {
+        assert_eq!(optional(None, "").await.unwrap(), None);
+        assert_eq!(optional(Some("application/json"), "  \n").await.unwrap(), None);
+        assert_eq!(
+            optional(Some("application/json"), r#"{"reason": "Flooded"}"#)
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("Flooded")
+        );
+        assert_eq!(optional(Some("application/json"), "{}").await.unwrap(), None);
+        let (status, _) = optional(Some("application/json"), r#"{"reason": 5}"#)
+            .await
+            .unwrap_err();
+        assert_eq!(status, 400);
+        let (status, _) = optional(Some("application/json"), "[]").await.unwrap_err();
+        assert_eq!(status, 400);
+        let (status, _) = optional(Some("text/plain"), "Flooded").await.unwrap_err();
+        assert_eq!(status, 415);
+        let (status, _) = optional(None, r#"{"reason": "x"}"#).await.unwrap_err();
+        assert_eq!(status, 415);
+    }
 }

@@ -1,6 +1,6 @@
 //! gym-svc's configuration, read once from the environment.
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, time::Duration};
 
 use platform::config::{ConfigError, Env};
 
@@ -17,11 +17,15 @@ pub struct Config {
     pub redis_url: String,
     /// Prefix of the Redis keys, including the event stream this service consumes.
     pub redis_namespace: String,
+    /// How often the scheduler expires the court requests due (`SCHEDULER_INTERVAL_MS`, default
+    /// 5000): a request expires this long after its start at the latest, plus the tick's own work.
+    pub scheduler_interval: Duration,
 }
 
 impl Config {
-    /// Reads `DATABASE_URL`, `LISTEN_ADDR`, `OPS_ADDR`, `JWT_PUBLIC_KEY_FILE`, `REDIS_URL` and
-    /// `REDIS_NAMESPACE`, reporting every missing or malformed one together.
+    /// Reads `DATABASE_URL`, `LISTEN_ADDR`, `OPS_ADDR`, `JWT_PUBLIC_KEY_FILE`, `REDIS_URL`,
+    /// `REDIS_NAMESPACE` and `SCHEDULER_INTERVAL_MS`, reporting every missing or malformed one
+    /// together.
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut env = Env::new();
         let config = Config {
@@ -31,6 +35,7 @@ impl Config {
             jwt_public_key: env.file("JWT_PUBLIC_KEY_FILE"),
             redis_url: env.or("REDIS_URL", "redis://127.0.0.1:6379"),
             redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
+            scheduler_interval: Duration::from_millis(env.parsed("SCHEDULER_INTERVAL_MS", 5000)),
         };
         env.finish()?;
         Ok(config)

@@ -42,24 +42,6 @@ use proto::gym::v1::gym_server::GymServer;
 pub use config::Config;
 pub use scheduler::Scheduler;
 
-/// How the service keeps time: the clock "now" is read from, and how often the scheduler ticks.
-#[derive(Clone)]
-pub struct Runtime {
-    pub clock: SharedClock,
-    pub scheduler_every: Duration,
-}
-
-impl Default for Runtime {
-    /// The system clock, and a tick every 10 s: a request expires within 10 s of its start, well
-    /// inside the minute the issue allows, for one indexed query per replica per tick.
-    fn default() -> Self {
-        Self {
-            clock: clock::system(),
-            scheduler_every: Duration::from_secs(10),
-        }
-    }
-}
-
 /// How long the relay may wait on Redis per attempt.
 const RELAY_REDIS_LIMIT: Duration = Duration::from_secs(2);
 
@@ -101,11 +83,14 @@ const POOL: Pool = Pool {
 /// Connects to PostgreSQL, applies the migrations, fills in zones and due times saved without
 /// them and binds both ports, on the system clock.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
-    build_with(config, Runtime::default()).await
+    build_with_clock(config, clock::system()).await
 }
 
-/// [`build`] with the clock and the scheduler's interval given (tests move time).
-pub async fn build_with(config: Config, runtime: Runtime) -> anyhow::Result<Server> {
+/// [`build`], reading "now" from `clock` for every rule and the scheduler: tests move time with a
+/// [`platform::clock::ManualClock`] instead of sleeping. The scheduler ticks every
+/// `config.scheduler_interval` (5 s in service: a request expires within 5 s of its start, well
+/// inside the minute the issue allows, for one indexed query per replica per tick).
+pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     // Renewed after every change this service makes ([`platform::stamps`]).
@@ -133,17 +118,17 @@ pub async fn build_with(config: Config, runtime: Runtime) -> anyhow::Result<Serv
     );
     let scheduler = Scheduler {
         db: db.clone(),
-        clock: runtime.clock.clone(),
+        clock: clock.clone(),
         outbox_wake: relay.waker(),
         stamp: Some(stamp.clone()),
     };
     let service = GymServer::new(grpc::GymService {
         db: db.clone(),
-        clock: runtime.clock,
+        clock,
         gazetteer: platform::places::bundled(),
         outbox_wake: relay.waker(),
     });
-    let every = runtime.scheduler_every;
+    let every = config.scheduler_interval;
     Ok(
         Host::bind(service, config.listen_addr, config.ops_addr, verifier, &db)
             .await?

@@ -12,9 +12,9 @@
 //!   the outbox in one transaction (a batch of at most [`BATCH`] per transaction).
 //! - **Late, once**: nothing is kept in memory; the state is the rows. A replica that was down at
 //!   the due time changes nothing, and whichever replica ticks next expires the row, once.
-//! - **Within 60 s**: every replica ticks every [`Runtime::scheduler_every`] (10 s in service,
-//!   see `crate::Runtime`), so a request expires at most that long after its start, plus the
-//!   tick's own time.
+//! - **Within 60 s**: every replica ticks every `SCHEDULER_INTERVAL_MS` (5 s by default, see
+//!   `crate::Config`), so a request expires at most that long after its start, plus the tick's
+//!   own time.
 //!
 //! No job-queue crate: the one timed transition is a status change of a row that already carries
 //! its due time, and a `skip locked` claim of those rows is the whole queue.

@@ -79,14 +79,34 @@ async fn until_removed(app: &TestApp, coach: &User) {
 }
 
 #[tokio::test]
-async fn a_deleted_coach_leaves_the_directory_with_their_locations_and_slots() {
+async fn a_deleted_coach_leaves_the_directory_with_their_locations_slots_and_policy() {
     let app = TestApp::start().await;
     let coach = set_up_coach(&app).await;
     let other = set_up_coach(&app).await;
+    let strict = pb::BookingPolicy {
+        min_notice_minutes: 600,
+        max_advance_days: 10,
+        response_window_minutes: 60,
+        cancellation_window_minutes: 60,
+    };
+    app.api()
+        .update_booking_policy(crate::helpers::as_user(
+            &coach,
+            pb::UpdateBookingPolicyRequest { policy: Some(strict) },
+        ))
+        .await
+        .unwrap();
 
     send(&app, &deleted(&coach)).await;
 
     until_removed(&app, &coach).await;
+    let policies: i64 =
+        sqlx::query_scalar("select count(*) from coaching.booking_policy where coach_id = $1")
+            .bind(coach.id)
+            .fetch_one(&app.db)
+            .await
+            .unwrap();
+    assert_eq!(policies, 0);
     assert_eq!(location_count(&app, &coach).await, 0);
     assert!(app.slots_of(&app.client_user(), coach.id).await.is_empty());
     let listed: Vec<String> = app

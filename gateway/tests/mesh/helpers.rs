@@ -117,6 +117,8 @@ impl Mesh {
             jwt_public_key: public.clone(),
             redis_url: redis_url.clone(),
             redis_namespace: redis_namespace.clone(),
+            // Court requests expire within a second of their start (the real-clock tests wait).
+            scheduler_interval: Duration::from_secs(1),
         })
         .await
         .expect("gym-svc builds");

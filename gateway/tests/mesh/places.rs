@@ -347,7 +347,7 @@ async fn a_request_nobody_answers_expires_at_its_start_on_the_real_clock() {
     let (_, pending) = mesh.get("/gym/pending-reservations", token).await;
     assert_eq!(pending.as_array().unwrap().len(), 1);
 
-    // Due at the start; the scheduler ticks every 10 s: give it the minute the issue allows.
+    // Due at the start; give the scheduler the minute the issue allows.
     let deadline = start - offset + Duration::seconds(60);
     let (status, seen_at) = loop {
         let (_, mine) = mesh.get("/coach/court-reservations", Some(&coach.token)).await;

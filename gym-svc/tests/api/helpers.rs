@@ -70,25 +70,21 @@ pub fn days_ago(n: u64) -> String {
 }
 
 impl TestApp {
-    /// gym-svc on the system clock, as it runs.
+    /// gym-svc on the system clock, as it runs (its scheduler on the default interval).
     pub async fn spawn() -> TestApp {
-        Self::spawn_with(gym_svc::Runtime::default()).await
+        Self::spawn_with(platform::clock::system(), Duration::from_secs(5)).await
     }
 
     /// gym-svc on `clock`, which the test moves; its scheduler ticks every 50 ms.
     pub async fn spawn_at(clock: &ManualClock) -> TestApp {
-        Self::spawn_with(gym_svc::Runtime {
-            clock: std::sync::Arc::new(clock.clone()),
-            scheduler_every: Duration::from_millis(50),
-        })
-        .await
+        Self::spawn_with(std::sync::Arc::new(clock.clone()), Duration::from_millis(50)).await
     }
 
-    async fn spawn_with(runtime: gym_svc::Runtime) -> TestApp {
+    async fn spawn_with(clock: platform::clock::SharedClock, scheduler_interval: Duration) -> TestApp {
         let database_url = testing::fresh_database("gym").await;
         let (private, public) = platform::auth::generate_keypair();
         let redis_namespace = testing::namespace("t-gym");
-        let server = gym_svc::build_with(
+        let server = gym_svc::build_with_clock(
             gym_svc::Config {
                 database_url: database_url.clone(),
                 listen_addr: testing::any_port(),
@@ -96,8 +92,9 @@ impl TestApp {
                 jwt_public_key: public,
                 redis_url: testing::REDIS_URL.into(),
                 redis_namespace: redis_namespace.clone(),
+                scheduler_interval,
             },
-            runtime,
+            clock,
         )
         .await
         .expect("gym-svc builds");

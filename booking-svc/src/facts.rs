@@ -11,7 +11,7 @@ use platform::{
 use crate::{
     domain::{Status, format_time},
     error::Error,
-    store::BookingRow,
+    store::{BookingRow, NewBooking},
 };
 
 /// What every booking event says about the booking.
@@ -28,6 +28,25 @@ pub fn fact(row: &BookingRow) -> BookingFact {
         ends_at: rfc3339(row.ends_at),
         location_name: row.location_name.clone(),
     }
+}
+
+/// The `booking_requested` event of a booking about to be inserted (written in the same
+/// statement as it).
+pub fn requested(new: &NewBooking<'_>) -> Envelope {
+    envelope(Event::BookingRequested {
+        booking: BookingFact {
+            booking_id: new.booking_id.0,
+            coach_id: new.coach_id.0,
+            client_id: new.client_id.0,
+            booking_date: new.booking_date.to_string(),
+            start_time: format_time(new.start_time),
+            end_time: format_time(new.end_time),
+            time_zone: new.time_zone.to_owned(),
+            starts_at: rfc3339(new.starts_at),
+            ends_at: rfc3339(new.ends_at),
+            location_name: new.location_name.to_owned(),
+        },
+    })
 }
 
 /// The event of the transition that has just left `row` as it is.
@@ -110,6 +129,28 @@ mod tests {
             assert_eq!(json["booking"]["time_zone"], "America/Chicago");
             assert_eq!(json["booking"]["start_time"], "09:00");
         }
+    }
+
+    #[test]
+    fn the_request_written_with_a_new_booking_tells_what_its_row_would() {
+        let row = row("pending");
+        let new = NewBooking {
+            booking_id: crate::domain::BookingId(row.booking_id),
+            client_id: crate::domain::ClientId(row.client_id),
+            coach_id: crate::domain::CoachId(row.coach_id),
+            slot_id: crate::domain::SlotId(row.slot_id),
+            booking_date: row.booking_date,
+            start_time: row.start_time,
+            end_time: row.end_time,
+            location_name: &row.location_name,
+            time_zone: &row.time_zone,
+            starts_at: row.starts_at,
+            ends_at: row.ends_at,
+            created_at: row.created_at,
+            expires_at: row.expires_at,
+            cancellation_window_minutes: row.cancellation_window_minutes,
+        };
+        assert_eq!(requested(&new).event, event(&row).unwrap());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::{
     domain::{Action, BookingId, CoachId, Party, Status, Timed},
     error::Error,
-    facts::envelope_of,
+    facts::{self, envelope_of},
     store::{self, BookingRow, Cancellation, NewBooking},
 };
 
@@ -43,32 +43,31 @@ impl Lifecycle {
     /// that expiry is written first and the booking made: an expired booking's slot is free at
     /// once, not when the scheduler next comes by.
     pub async fn create(&self, booking: &NewBooking<'_>, now: DateTime<Utc>) -> Result<BookingRow, Error> {
+        let requested = facts::requested(booking);
         let mut attempts = 0;
         let mut caught_up = false;
         loop {
             attempts += 1;
-            match self.insert(booking).await {
-                Ok(row) => return Ok(row),
+            match store::insert_booking(&self.db, booking, &requested).await {
+                Ok(row) => {
+                    self.relay.notify_one();
+                    return Ok(row);
+                }
                 Err(e) if store::is_deadlock(&e) && attempts < 5 => continue,
-                // Tried again even when the catch-up found nothing due: a scheduler may have
-                // written the expiry between the refused insert and the catch-up.
+                // Tried again even when nothing is due now: a scheduler may have written the
+                // expiry between the refused insert and this look.
                 Err(Error::Conflict(_)) if !caught_up => {
                     caught_up = true;
-                    self.catch_up_coach_on(booking.coach_id, booking.booking_date, now)
-                        .await?;
+                    if store::any_due_of_coach_on(&self.db, booking.coach_id, booking.booking_date, now)
+                        .await?
+                    {
+                        self.catch_up_coach_on(booking.coach_id, booking.booking_date, now)
+                            .await?;
+                    }
                 }
                 Err(e) => return Err(e),
             }
         }
-    }
-
-    async fn insert(&self, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
-        let mut tx = self.db.begin().await?;
-        let row = store::insert_booking(&mut tx, booking).await?;
-        store::record_events(&mut tx, &[envelope_of(&row)?]).await?;
-        tx.commit().await?;
-        self.relay.notify_one();
-        Ok(row)
     }
 
     /// Writes the timed transitions due at `now` of one coach's bookings on one date.

@@ -101,16 +101,33 @@ pub fn is_deadlock(error: &Error) -> bool {
         .is_some_and(|e| e.code().as_deref() == Some("40P01")))
 }
 
-/// Inserts a pending booking, or says the slot (or an overlapping time of that coach) is taken.
-pub async fn insert_booking(tx: &mut PgConnection, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
+/// Inserts a pending booking with its `booking_requested` event (`requested`, in booking's outbox)
+/// in one statement, or says the slot (or an overlapping time of that coach) is taken. One
+/// statement, committed at once: a competing insert waits on this row's constraint check for as
+/// short a time as possible.
+pub async fn insert_booking(
+    db: impl PgExecutor<'_>,
+    booking: &NewBooking<'_>,
+    requested: &Envelope,
+) -> Result<BookingRow, Error> {
+    let payload = serde_json::to_string(requested).map_err(anyhow::Error::from)?;
     let result = sqlx::query_as::<_, BookingRow>(concat!(
-        "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
-             start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
-             ends_at, created_at, updated_at, expires_at, cancellation_window_minutes)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
-                 $13, $14)
-         returning ",
-        booking_columns!()
+        "with made as (
+             insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
+                 start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
+                 ends_at, created_at, updated_at, expires_at, cancellation_window_minutes)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
+                     $13, $14)
+             returning ",
+        booking_columns!(),
+        "
+         ), told as (
+             insert into booking.outbox (event_id, payload)
+             select $15, $16::jsonb from made
+         )
+         select ",
+        booking_columns!(),
+        " from made"
     ))
     .bind(booking.booking_id.0)
     .bind(booking.client_id.0)
@@ -126,7 +143,9 @@ pub async fn insert_booking(tx: &mut PgConnection, booking: &NewBooking<'_>) -> 
     .bind(booking.created_at)
     .bind(booking.expires_at)
     .bind(booking.cancellation_window_minutes)
-    .fetch_one(tx)
+    .bind(requested.event_id)
+    .bind(payload)
+    .fetch_one(db)
     .await;
     match result {
         Ok(row) => Ok(row),
@@ -262,6 +281,24 @@ pub async fn lock_due_of_coach_on(
     .bind(date)
     .bind(now)
     .fetch_all(tx)
+    .await?)
+}
+
+/// Whether any booking of one coach on one date has a timed transition due at `now`.
+pub async fn any_due_of_coach_on(
+    db: impl PgExecutor<'_>,
+    coach_id: CoachId,
+    date: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<bool, Error> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "select exists (select 1 from booking.booking
+                        where coach_id = $1 and booking_date = $2 and due_at <= $3)",
+    )
+    .bind(coach_id.0)
+    .bind(date)
+    .bind(now)
+    .fetch_one(db)
     .await?)
 }
 

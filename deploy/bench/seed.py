@@ -32,6 +32,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import psycopg
 
@@ -206,7 +207,7 @@ def main() -> None:
             city, state, lat, lng, _, zone = home if k == 0 or rng.random() < 0.5 else weighted_place(rng, places, weights)
             la, lo = jitter(rng, lat, lng)
             loc_id = new_id()
-            own.append((loc_id, f"{city} {rng.choice(['Rec Center', 'High School Gym', 'Community Court', 'Sports Dome', 'YMCA'])}"))
+            own.append((loc_id, f"{city} {rng.choice(['Rec Center', 'High School Gym', 'Community Court', 'Sports Dome', 'YMCA'])}", zone))
             city_count[(city, state)] = city_count.get((city, state), 0) + 1
             locations.append((
                 loc_id, coach, own[-1][1], f"{rng.randrange(10, 9999)} {rng.choice(STREETS)} St",
@@ -217,18 +218,18 @@ def main() -> None:
             start = dt.time(rng.randrange(7, 20), rng.choice([0, 30]))
             minutes = rng.choice([60, 60, 90])
             end = (dt.datetime.combine(today, start) + dt.timedelta(minutes=minutes)).time()  # by 21:00
-            loc_id, loc_name = own[k % LOCATIONS_PER_COACH]
+            loc_id, loc_name, loc_zone = own[k % LOCATIONS_PER_COACH]
             slot = (new_id(), coach, "recurring", WEEKDAYS[weekday], None, start, end, loc_id,
                     created + dt.timedelta(minutes=10 + k))
             slots.append(slot)
-            mine.append((slot[0], weekday, start, end, loc_name))
+            mine.append((slot[0], weekday, start, end, loc_name, loc_zone))
         slots_of[coach] = mine
 
     # ---- booking -------------------------------------------------------------------------------
     heavy = coaches[0]
     bookings = []
 
-    def book(coach, slot_id, weekday, start, end, loc_name, week):
+    def book(coach, slot_id, weekday, start, end, loc_name, zone, week):
         date = occurrence(monday, week, weekday)
         past = date < today
         r = rng.random()
@@ -238,22 +239,34 @@ def main() -> None:
             status = "pending" if r < 0.5 else "confirmed" if r < 0.9 else "cancelled"
         created = dt.datetime.combine(date, dt.time(0), dt.timezone.utc) - dt.timedelta(days=rng.randrange(1, 30))
         created = min(created, now)
+        # The place's wall clock to UTC as booking-svc computes it (zoneinfo's fold=0 is the same
+        # rule for gaps and repeats); the default policy's 48-hour response window.
+        place = ZoneInfo(zone)
+        starts_at = dt.datetime.combine(date, start, place).astimezone(dt.timezone.utc)
+        ends_at = dt.datetime.combine(date, end, place).astimezone(dt.timezone.utc)
+        expires_at = min(created + dt.timedelta(hours=48), starts_at)
+        # As the scheduler would have left them: no seeded booking is still due to move.
+        if status == "pending" and expires_at <= now:
+            status = "expired"
+        if status == "confirmed" and ends_at <= now:
+            status = "completed"
         bookings.append((
             new_id(), rng.choice(clients), coach, slot_id, date, start, end, loc_name, status,
-            "paid" if status == "confirmed" and past else "pending", created, created,
+            "paid" if status == "completed" else "pending", created, created, zone, starts_at, ends_at,
+            expires_at,
         ))
 
-    for slot_id, weekday, start, end, loc_name in slots_of[heavy]:
+    for slot_id, weekday, start, end, loc_name, zone in slots_of[heavy]:
         for week in range(-90, 10):  # 100 weeks x 5 slots = 500
-            book(heavy, slot_id, weekday, start, end, loc_name, week)
+            book(heavy, slot_id, weekday, start, end, loc_name, zone, week)
     rest = N_BOOKINGS - len(bookings)
     others = coaches[1:]
     per, extra = divmod(rest, len(others))  # 49 each, the first `extra` coaches 50
     for n, coach in enumerate(others):
         want = per + (1 if n < extra else 0)
         pairs = [(s, w) for w in range(-8, 2) for s in slots_of[coach]]  # 5 slots x 10 weeks
-        for (slot_id, weekday, start, end, loc_name), week in pairs[:want]:
-            book(coach, slot_id, weekday, start, end, loc_name, week)
+        for (slot_id, weekday, start, end, loc_name, zone), week in pairs[:want]:
+            book(coach, slot_id, weekday, start, end, loc_name, zone, week)
     assert len(bookings) == N_BOOKINGS, len(bookings)
 
     # ---- gym -----------------------------------------------------------------------------------
@@ -296,7 +309,7 @@ def main() -> None:
         ("coaching.coach_profile", "coach_id, bio, specialties, hourly_rate, years_experience, created_at, updated_at", profiles),
         ("coaching.location", "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, time_zone, created_at", locations),
         ("coaching.slot", "slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id, created_at", slots),
-        ("booking.booking", "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, location_name, status, payment_status, created_at, updated_at", bookings),
+        ("booking.booking", "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, location_name, status, payment_status, created_at, updated_at, time_zone, starts_at, ends_at, expires_at", bookings),
         ("gym.gym_profile", "gym_id, gym_name, description, phone, created_at, updated_at", gym_profiles),
         ("gym.gym_location", "location_id, gym_id, name, address, city, state, latitude, longitude, time_zone, created_at", gym_locations),
         ("gym.court", "court_id, location_id, court_name, court_type, created_at", courts),

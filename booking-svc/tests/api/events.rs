@@ -1,5 +1,6 @@
 //! identity's events: a deleted user, or one whose role changed, leaves the bookings of that role
-//! cancelled (and their slots free); each event is applied once.
+//! cancelled (and their slots free), each cancel with its own event; each event is applied once.
+//! booking's own events reach the Redis stream through its outbox.
 
 use std::time::Duration;
 
@@ -75,6 +76,15 @@ async fn a_deleted_client_s_open_bookings_are_cancelled_and_others_stay() {
 
     wait_for_status(&app, &theirs, "cancelled").await;
     assert_eq!(app.status_of(&others).await, "pending");
+    let listed = app.list(&gone).await.unwrap();
+    assert_eq!(listed[0].cancelled_by.as_deref(), Some("client"));
+    assert_eq!(
+        listed[0].cancellation_reason.as_deref(),
+        Some("the client's account was closed")
+    );
+    let event = app.event_of(&theirs, "booking_cancelled").await;
+    assert_eq!(event["by"], "client");
+    assert_eq!(event["reason"], "the client's account was closed");
 }
 
 #[tokio::test]
@@ -95,6 +105,51 @@ async fn a_deleted_coach_s_open_bookings_are_cancelled() {
 
     wait_for_status(&app, &first, "cancelled").await;
     wait_for_status(&app, &second, "cancelled").await;
+    for booking_id in [&first, &second] {
+        let event = app.event_of(booking_id, "booking_cancelled").await;
+        assert_eq!(event["by"], "coach");
+        assert_eq!(event["reason"], "the coach's account was closed");
+    }
+}
+
+#[tokio::test]
+async fn booking_s_events_reach_the_redis_stream_in_the_order_they_happened() {
+    let app = TestApp::spawn().await;
+    let (coach, [(_, booking_id), _]) = two_bookings(&app).await;
+    app.approve(&coach, &booking_id).await.unwrap();
+
+    let mut conn = redis::Client::open("redis://127.0.0.1:6379")
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .expect("Redis is up at 127.0.0.1:6379");
+    let stream = platform::events::stream_key(&app.redis_namespace);
+    let mut seen = Vec::new();
+    for _ in 0..400 {
+        let entries: redis::streams::StreamRangeReply = redis::AsyncCommands::xrange_all(&mut conn, &stream)
+            .await
+            .unwrap();
+        seen = entries
+            .ids
+            .iter()
+            .filter_map(|entry| entry.get::<String>(platform::events::FIELD))
+            .filter_map(|json| serde_json::from_str::<Envelope>(&json).ok())
+            .filter_map(|envelope| match envelope.event {
+                Event::BookingRequested { booking } if booking.booking_id.to_string() == booking_id => {
+                    Some("requested")
+                }
+                Event::BookingConfirmed { booking } if booking.booking_id.to_string() == booking_id => {
+                    Some("confirmed")
+                }
+                _ => None,
+            })
+            .collect();
+        if seen.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(seen, ["requested", "confirmed"]);
 }
 
 #[tokio::test]

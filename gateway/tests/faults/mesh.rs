@@ -165,6 +165,7 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         coaching_url: coaching_url.to_owned(),
         coaching_timeout: Duration::from_secs(2),
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+        scheduler_interval: Duration::from_secs(1),
     })
     .await
     .expect("booking-svc builds");
@@ -320,9 +321,9 @@ impl Gateway {
         }
     }
 
-    /// A coach with a profile, a location and a recurring Wednesday slot; returns the coach and
-    /// the slot id.
-    pub async fn coach_with_slot(&self) -> (User, String) {
+    /// A coach with a profile, a location, a 17:00–18:00 slot on every day of the week and a
+    /// booking policy that takes bookings two years ahead; returns the coach and the slots.
+    pub async fn coach_with_slot(&self) -> (User, Week) {
         let coach = self.register("coach").await;
         let profile = self
             .post(
@@ -333,6 +334,16 @@ impl Gateway {
             )
             .await;
         assert_eq!(profile.status, StatusCode::CREATED, "{}", profile.body);
+        let policy = self
+            .call(
+                Method::PUT,
+                "/coach/policy",
+                Some(&coach.token),
+                Some(json!({"min_notice_minutes": 0, "max_advance_days": 730,
+                            "response_window_minutes": 20160, "cancellation_window_minutes": 1440})),
+            )
+            .await;
+        assert_eq!(policy.status, StatusCode::OK, "{}", policy.body);
         let location = self
             .post(
                 "/locations",
@@ -342,39 +353,59 @@ impl Gateway {
             )
             .await;
         assert_eq!(location.status, StatusCode::CREATED, "{}", location.body);
-        let slot = self
-            .post(
-                "/availability",
-                Some(&coach.token),
-                json!({"slot_type": "recurring", "day_of_week": "Wednesday", "start_time": "17:00",
-                       "end_time": "18:00", "location_id": location.body["location_id"]}),
-            )
-            .await;
-        assert_eq!(slot.status, StatusCode::CREATED, "{}", slot.body);
-        (
-            coach,
-            slot.body["slot_id"].as_str().expect("a slot id").to_owned(),
-        )
+        let mut slots = Vec::new();
+        for day in DAYS {
+            let slot = self
+                .post(
+                    "/availability",
+                    Some(&coach.token),
+                    json!({"slot_type": "recurring", "day_of_week": day, "start_time": "17:00",
+                           "end_time": "18:00", "location_id": location.body["location_id"]}),
+                )
+                .await;
+            assert_eq!(slot.status, StatusCode::CREATED, "{}", slot.body);
+            slots.push(slot.body["slot_id"].as_str().expect("a slot id").to_owned());
+        }
+        (coach, Week(slots))
     }
 
-    /// Books `coach`'s slot on `date` as `client`.
-    pub async fn book(&self, client: &User, coach: &User, slot_id: &str, date: &str) -> Reply {
+    /// Books `coach`'s slot of that day on `date` as `client`.
+    pub async fn book(&self, client: &User, coach: &User, week: &Week, date: &str) -> Reply {
         self.post(
             "/bookings",
             Some(&client.token),
-            json!({"coach_id": coach.id, "slot_id": slot_id, "booking_date": date}),
+            json!({"coach_id": coach.id, "slot_id": week.on(date), "booking_date": date}),
         )
         .await
     }
 }
 
-/// The `n`th Wednesday from two weeks ahead: each fits the recurring Wednesday slot, and no two
-/// are the same day.
-pub fn wednesday(n: usize) -> String {
-    use chrono::{Datelike, Days, Utc, Weekday};
-    let mut date = Utc::now().date_naive() + Days::new(14);
-    while date.weekday() != Weekday::Wed {
-        date = date + Days::new(1);
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// A coach's recurring slots, Monday to Sunday.
+#[derive(Clone, Debug)]
+pub struct Week(Vec<String>);
+
+impl Week {
+    /// The slot on `date`'s day of the week.
+    pub fn on(&self, date: &str) -> &str {
+        use chrono::Datelike;
+        let date: chrono::NaiveDate = date.parse().expect("a date");
+        &self.0[date.weekday().num_days_from_monday() as usize]
     }
-    (date + Days::new(7 * n as u64)).to_string()
+}
+
+/// The `n`th day from two weeks ahead: no two are the same day, and the first 340 are within a
+/// year (the default booking policy's reach).
+pub fn session_date(n: usize) -> String {
+    use chrono::{Days, Utc};
+    (Utc::now().date_naive() + Days::new(14 + n as u64)).to_string()
 }

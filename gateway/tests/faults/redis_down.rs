@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::mesh::{self, Backing, Upstreams, wednesday};
+use crate::mesh::{self, Backing, Upstreams, session_date};
 
 /// Every Redis operation gives up after 150 ms; nothing here may wait on Redis for long.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
@@ -28,7 +28,7 @@ async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged
         },
     ))
     .await;
-    let (coach, slot_id) = gateway.coach_with_slot().await;
+    let (coach, week) = gateway.coach_with_slot().await;
     let email = format!("redis-down-{}@faults.test", uuid::Uuid::new_v4().simple());
 
     // Act and assert, step by step: each is a thing a person does.
@@ -64,7 +64,7 @@ async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged
         .post(
             "/bookings",
             Some(&token),
-            json!({"coach_id": coach.id, "slot_id": slot_id, "booking_date": wednesday(0)}),
+            json!({"coach_id": coach.id, "slot_id": week.on(&session_date(0)), "booking_date": session_date(0)}),
         )
         .await;
     assert_eq!(booked.status, StatusCode::CREATED, "book: {}", booked.body);

@@ -23,7 +23,7 @@ use tokio::{
 };
 use uuid::Uuid;
 
-use crate::mesh::{self, Backing, Gateway, Process, Upstreams, User, wednesday};
+use crate::mesh::{self, Backing, Gateway, Process, Upstreams, User, Week, session_date};
 
 /// A replica as the network sees it: a TCP door in front of one booking-svc that the test can
 /// slam shut the way a killed process's port and connections go (refused, and closed mid-call).
@@ -107,7 +107,7 @@ struct Scaled {
     _identity: Process,
     replicas: Vec<Replica>,
     coach: User,
-    slot_id: String,
+    week: Week,
 }
 
 async fn scaled(
@@ -134,7 +134,7 @@ async fn scaled(
     config.grpc_resolve_interval = Duration::from_millis(100);
     config.resolver = resolver.map(|r| Arc::new(r) as Arc<dyn platform::balance::Resolve>);
     let gateway = Arc::new(mesh::gateway(config).await);
-    let (coach, slot_id) = gateway.coach_with_slot().await;
+    let (coach, week) = gateway.coach_with_slot().await;
     Scaled {
         backing,
         gateway,
@@ -142,7 +142,7 @@ async fn scaled(
         _identity: identity,
         replicas: started,
         coach,
-        slot_id,
+        week,
     }
 }
 
@@ -165,12 +165,12 @@ impl Scaled {
         let next = Arc::new(Mutex::new(first..first + count));
         let workers: Vec<_> = (0..concurrency)
             .map(|_| {
-                let (next, gateway, client, coach, slot_id) = (
+                let (next, gateway, client, coach, week) = (
                     next.clone(),
                     self.gateway.clone(),
                     client.clone(),
                     self.coach.clone(),
-                    self.slot_id.clone(),
+                    self.week.clone(),
                 );
                 tokio::spawn(async move {
                     let mut replies = Vec::new();
@@ -179,7 +179,7 @@ impl Scaled {
                             break;
                         };
                         let started = Instant::now();
-                        let reply = gateway.book(&client, &coach, &slot_id, &wednesday(n)).await;
+                        let reply = gateway.book(&client, &coach, &week, &session_date(n)).await;
                         replies.push((n, started, reply));
                     }
                     replies
@@ -270,7 +270,7 @@ async fn a_replica_killed_mid_run_loses_no_booking_and_every_later_booking_succe
     for (n, _, reply) in &replies {
         if reply.status == StatusCode::CREATED {
             assert!(
-                booked.contains(&wednesday(*n)),
+                booked.contains(&session_date(*n)),
                 "booking {n} answered 201 but is gone"
             );
         }

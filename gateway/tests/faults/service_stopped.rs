@@ -12,7 +12,7 @@ use std::{
 
 use reqwest::StatusCode;
 
-use crate::mesh::{self, Backing, Gateway, Reply, Upstreams, User, wednesday};
+use crate::mesh::{self, Backing, Gateway, Reply, Upstreams, User, Week, session_date};
 
 const DEADLINE: Duration = Duration::from_secs(3);
 /// A read may try twice (each within the deadline) and pause up to 80 ms between; the rest is
@@ -32,7 +32,7 @@ struct Sent {
 struct Stream {
     gateway: Arc<Gateway>,
     coach: User,
-    slot_id: String,
+    week: Week,
     clients: Vec<User>,
     next: AtomicUsize,
     stop: AtomicBool,
@@ -46,12 +46,12 @@ impl Stream {
         while !self.stop.load(Ordering::Relaxed) {
             let n = self.next.fetch_add(1, Ordering::Relaxed);
             let client = (n / 2) % self.clients.len();
-            let date = n.is_multiple_of(2).then(|| wednesday(n / 2));
+            let date = n.is_multiple_of(2).then(|| session_date(n / 2));
             let started = Instant::now();
             let reply = match &date {
                 Some(date) => {
                     self.gateway
-                        .book(&self.clients[client], &self.coach, &self.slot_id, date)
+                        .book(&self.clients[client], &self.coach, &self.week, date)
                         .await
                 }
                 None => {
@@ -100,12 +100,12 @@ async fn stopping_booking_svc_mid_stream_answers_503_naming_it_and_heals_without
     );
     config.grpc_deadline = DEADLINE;
     let gateway = Arc::new(mesh::gateway(config).await);
-    let (coach, slot_id) = gateway.coach_with_slot().await;
+    let (coach, week) = gateway.coach_with_slot().await;
     let clients = vec![gateway.register("client").await, gateway.register("client").await];
     let stream = Arc::new(Stream {
         gateway: gateway.clone(),
         coach,
-        slot_id,
+        week,
         clients,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -213,7 +213,7 @@ async fn stopping_booking_svc_mid_stream_answers_503_naming_it_and_heals_without
             "the booking on {date} that answered 503 exists {copies} times"
         );
         let again = gateway
-            .book(&stream.clients[s.client], &stream.coach, &stream.slot_id, date)
+            .book(&stream.clients[s.client], &stream.coach, &stream.week, date)
             .await;
         assert!(
             matches!(again.status, StatusCode::CREATED | StatusCode::CONFLICT),

@@ -12,6 +12,7 @@ mod contract;
 mod events;
 mod gym;
 mod hostile;
+mod lifecycle;
 mod matrix;
 mod memo;
 mod places;

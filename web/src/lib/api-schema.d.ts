@@ -230,8 +230,10 @@ export interface paths {
         get: operations["list_bookings"];
         put?: never;
         /**
-         * Book a coach's slot on a date (client). The booking starts pending.
-         * @description Book a coach's slot on a date (client). The booking starts pending.
+         * Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
+         *     does not answer within their response window (or before it starts).
+         * @description Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
+         *     does not answer within their response window (or before it starts).
          */
         post: operations["create_booking"];
         delete?: never;
@@ -254,8 +256,12 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Cancel one of the client's own pending or confirmed bookings.
-         * @description Cancel one of the client's own pending or confirmed bookings.
+         * Cancel one of the client's own pending or confirmed bookings before it starts, with an
+         *     optional reason (the body may be left out). A confirmed booking cancelled inside the coach's
+         *     cancellation window is recorded with `late_cancellation: true`.
+         * @description Cancel one of the client's own pending or confirmed bookings before it starts, with an
+         *     optional reason (the body may be left out). A confirmed booking cancelled inside the coach's
+         *     cancellation window is recorded with `late_cancellation: true`.
          */
         patch: operations["cancel_booking"];
         trace?: never;
@@ -345,6 +351,28 @@ export interface paths {
         patch: operations["approve_booking"];
         trace?: never;
     };
+    "/coach/bookings/{booking_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a confirmed booking with the signed-in coach before it starts, with an optional reason
+         *     for the client (the body may be left out) (→ cancelled, `cancelled_by: "coach"`).
+         * @description Cancel a confirmed booking with the signed-in coach before it starts, with an optional reason
+         *     for the client (the body may be left out) (→ cancelled, `cancelled_by: "coach"`).
+         */
+        patch: operations["coach_cancel_booking"];
+        trace?: never;
+    };
     "/coach/bookings/{booking_id}/deny": {
         parameters: {
             query?: never;
@@ -363,6 +391,28 @@ export interface paths {
          * @description Deny a pending booking with the signed-in coach (→ denied).
          */
         patch: operations["deny_booking"];
+        trace?: never;
+    };
+    "/coach/bookings/{booking_id}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Record that the client did not come to a completed session with the signed-in coach, within
+         *     7 days of its end (→ no_show).
+         * @description Record that the client did not come to a completed session with the signed-in coach, within
+         *     7 days of its end (→ no_show).
+         */
+        patch: operations["mark_no_show"];
         trace?: never;
     };
     "/coach/court-reservations": {
@@ -404,6 +454,54 @@ export interface paths {
          * @description Cancel one of the signed-in coach's pending requests.
          */
         delete: operations["cancel_reservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in coach's booking policy (the defaults until they set one).
+         * @description The signed-in coach's booking policy (the defaults until they set one).
+         */
+        get: operations["own_policy"];
+        /**
+         * Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
+         *     are held to it; a limit out of its range is a 400 naming it.
+         * @description Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
+         *     are held to it; a limit out of its range is a 400 naming it.
+         */
+        put: operations["update_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/policy/{coach_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
+         *     coach who never set one (or has no profile).
+         * @description A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
+         *     coach who never set one (or has no profile).
+         */
+        get: operations["coach_policy"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -591,8 +689,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The open (unreserved, not past) court availability at one gym location, for coaches to request.
-         * @description The open (unreserved, not past) court availability at one gym location, for coaches to request.
+         * The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
+         * @description The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
          */
         get: operations["open_availability"];
         put?: never;
@@ -713,6 +811,28 @@ export interface paths {
         patch: operations["approve_reservation"];
         trace?: never;
     };
+    "/gym/reservations/{reservation_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel an approved reservation on one of the gym's courts before it starts: the court time is
+         *     open to requests again.
+         * @description Cancel an approved reservation on one of the gym's courts before it starts: the court time is
+         *     open to requests again.
+         */
+        patch: operations["gym_cancel_reservation"];
+        trace?: never;
+    };
     "/gym/reservations/{reservation_id}/deny": {
         parameters: {
             query?: never;
@@ -786,17 +906,21 @@ export interface components {
             user: components["schemas"]["User"];
         };
         /**
-         * @description A client's booking of a coach's slot on one date, with the slot's times and place as they were
-         *     when it was booked.
+         * @description A client's booking of a coach's slot on one date, with the slot's times, place and time zone as
+         *     they were when it was booked. `booking_date`, `start_time` and `end_time` are the place's wall
+         *     clock; `starts_at` and `ends_at` are the same instants in UTC.
          */
         Booking: {
             /**
              * Format: date
-             * @description YYYY-MM-DD.
+             * @description YYYY-MM-DD, on the place's calendar.
              */
             booking_date: string;
             /** Format: uuid */
             booking_id: string;
+            /** @description Why, when the one who cancelled said so. */
+            cancellation_reason: string | null;
+            cancelled_by: null | components["schemas"]["CancelledBy"];
             /** Format: uuid */
             client_id: string;
             client_name: string;
@@ -808,14 +932,36 @@ export interface components {
              * @description RFC 3339, UTC.
              */
             created_at: string;
-            /** @description HH:MM. */
+            /** @description HH:MM, on the place's clock. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When the session ends: RFC 3339, UTC.
+             */
+            ends_at: string;
+            /** @description The client cancelled this confirmed booking inside the coach's cancellation window. */
+            late_cancellation: boolean;
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
-            /** @description HH:MM. */
+            /**
+             * Format: uuid
+             * @description The coach's availability slot it books.
+             */
+            slot_id: string;
+            /** @description HH:MM, on the place's clock. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the session starts: RFC 3339, UTC.
+             */
+            starts_at: string;
             status: components["schemas"]["BookingStatus"];
+            /**
+             * @description The place's IANA time zone (`America/Chicago`): the location's, or the coach's when the slot
+             *     has no location; `UTC` for bookings made before zones were kept.
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -836,11 +982,71 @@ export interface components {
             slot_id: string;
         };
         /**
-         * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
-         *     client cancels it.
+         * @description The limits a coach sets on bookings of their slots.
+         * @example {
+         *       "cancellation_window_minutes": 1440,
+         *       "max_advance_days": 60,
+         *       "min_notice_minutes": 120,
+         *       "response_window_minutes": 1440
+         *     }
+         */
+        BookingPolicy: {
+            /**
+             * Format: int32
+             * @description A client's cancel of a confirmed session less than this many minutes before it starts is a
+             *     late cancellation (0 to 20160; default 1440).
+             */
+            cancellation_window_minutes: number;
+            /**
+             * Format: int32
+             * @description A session may be booked at most this many days ahead (1 to 730; default 365).
+             */
+            max_advance_days: number;
+            /**
+             * Format: int32
+             * @description A session must be booked at least this many minutes before it starts (0 to 43200; default 0).
+             */
+            min_notice_minutes: number;
+            /**
+             * Format: int32
+             * @description A pending request nobody answers expires after this many minutes, or at the session's start
+             *     if that comes first (1 to 20160; default 2880).
+             */
+            response_window_minutes: number;
+        };
+        /**
+         * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, the client
+         *     cancels it, or nobody answers it in time (expired); a confirmed booking is completed at its
+         *     end, unless either side cancels it before it starts; the coach may mark a completed one
+         *     no_show within 7 days of its end.
          * @enum {string}
          */
-        BookingStatus: "pending" | "confirmed" | "denied" | "cancelled";
+        BookingStatus: "pending" | "confirmed" | "denied" | "cancelled" | "expired" | "completed" | "no_show";
+        /**
+         * @description An optional reason for a cancel; the request may have no body at all.
+         * @example {
+         *       "reason": "I am ill; sorry."
+         *     }
+         */
+        CancelBody: {
+            /** @description Shown to the other side (at most 500 characters); blank or null for none. */
+            reason?: string | null;
+        };
+        /**
+         * @description Why the gym cancels a reservation; the whole body may be left out.
+         * @example {
+         *       "reason": "The hall floods; sorry."
+         *     }
+         */
+        CancelReservationBody: {
+            /** @description Shown to the coach (at most 500 characters); blank or null for none. */
+            reason?: string | null;
+        };
+        /**
+         * @description Who cancelled a booking.
+         * @enum {string}
+         */
+        CancelledBy: "client" | "coach";
         /** @description A client's profile. Every field but `user_id` may be null. */
         ClientProfile: {
             /** Format: int32 */
@@ -905,6 +1111,11 @@ export interface components {
              */
             hourly_rate: number;
             specialties: string[];
+            /**
+             * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
+             * @example America/Chicago
+             */
+            time_zone: string;
             /** Format: int32 */
             years_experience: number;
         };
@@ -928,6 +1139,12 @@ export interface components {
             hourly_rate: number;
             /** @description Blank items are dropped and repeats kept once; at most 20 remain. */
             specialties?: string[];
+            /**
+             * @description An IANA time zone name (the web app sends the browser's, e.g. `America/Chicago`). Left out:
+             *     an update keeps the current zone, a new profile gets `UTC`.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
             /** Format: int32 */
             years_experience: number;
         };
@@ -954,12 +1171,36 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When it ends, RFC 3339 in UTC.
+             * @example 2030-06-04T00:30:00Z
+             */
+            ends_at: string;
             is_reserved: boolean;
             /** Format: uuid */
             location_id: string;
             location_name: string;
+            /**
+             * Format: uuid
+             * @description The approved reservation holding this court time (the id `PATCH
+             *     /gym/reservations/{reservation_id}/cancel` takes): only in the gym's own list, null
+             *     elsewhere and while the time is not reserved.
+             */
+            reservation_id: string | null;
             /** @description HH:MM. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the court time starts, RFC 3339 in UTC.
+             * @example 2030-06-03T23:00:00Z
+             */
+            starts_at: string;
+            /**
+             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -999,6 +1240,8 @@ export interface components {
         CourtReservation: {
             /** Format: uuid */
             availability_id: string;
+            /** @description Why the gym cancelled an approved reservation, when it said; null otherwise. */
+            cancellation_reason: string | null;
             /** Format: uuid */
             coach_id: string;
             coach_name: string;
@@ -1010,13 +1253,30 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When it ends, RFC 3339 in UTC.
+             * @example 2030-06-04T00:30:00Z
+             */
+            ends_at: string;
             gym_name: string;
             location_name: string;
             /** Format: uuid */
             reservation_id: string;
             /** @description HH:MM. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the court time starts, RFC 3339 in UTC.
+             * @example 2030-06-03T23:00:00Z
+             */
+            starts_at: string;
             status: components["schemas"]["ReservationStatus"];
+            /**
+             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @description What a court is built for.
@@ -1085,6 +1345,12 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
+            /**
+             * @description The place's IANA time zone (e.g. `America/Chicago`): its court times' dates and times are this
+             *     zone's wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -1105,7 +1371,14 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-        } & (unknown & unknown);
+            /**
+             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+             *     place neither tells is refused asking for it.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
+        };
         /** @description A gym's profile. */
         GymProfile: {
             description: string;
@@ -1148,6 +1421,12 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
+            /**
+             * @description The place's IANA time zone (e.g. `America/Chicago`): its slots' dates and times are this
+             *     zone's wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -1173,7 +1452,14 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
-        } & (unknown & unknown);
+            /**
+             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+             *     place neither tells is refused asking for it.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
+        };
         /**
          * @example {
          *       "email": "ann@example.com",
@@ -1189,7 +1475,7 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "pending";
-        /** @description The upload form: one field, `file`, and no other. */
+        /** @description The upload form: one field, `file`. */
         ProfilePictureForm: {
             /**
              * Format: binary
@@ -1227,11 +1513,12 @@ export interface components {
             availability_id: string;
         };
         /**
-         * @description Where a court reservation stands: pending until the gym approves or denies it, or the coach
-         *     cancels it.
+         * @description Where a court reservation stands: pending until the gym approves or denies it, the coach
+         *     cancels it, or its start passes unanswered (expired); an approved one may be cancelled by the
+         *     gym before it starts.
          * @enum {string}
          */
-        ReservationStatus: "pending" | "approved" | "denied" | "cancelled";
+        ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1283,7 +1570,7 @@ export interface components {
             specific_date?: string | null;
             /** @description HH:MM, 24-hour. */
             start_time: string;
-        } & (unknown & unknown);
+        };
         /**
          * @description Weekly on a day (recurring) or on one date (one-time).
          * @enum {string}
@@ -2089,15 +2376,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description specific_date is in the past */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2109,15 +2387,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2374,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The slot is already taken on that date */
+            /** @description The slot is already taken on that date; or the session has started, starts sooner than the coach's minimum notice or further ahead than their maximum */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2424,7 +2693,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelBody"];
+            };
+        };
         responses: {
             /** @description Cancelled */
             200: {
@@ -2471,8 +2744,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The booking has moved on (no longer pending, or already decided) */
+            /** @description The booking has moved on (no longer pending or confirmed), or the session has started */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2754,7 +3045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePictureUrl"];
                 };
             };
-            /** @description No field named file, a field other than file, or a malformed form */
+            /** @description No field named file, or a malformed form */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2891,6 +3182,107 @@ export interface operations {
             };
         };
     };
+    coach_cancel_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelBody"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The booking is not confirmed, or the session has started */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     deny_booking: {
         parameters: {
             query?: never;
@@ -2949,6 +3341,85 @@ export interface operations {
                 };
             };
             /** @description The booking has moved on (no longer pending, or already decided) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_no_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marked no-show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The session has not ended, is not completed, or ended more than 7 days ago */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,6 +3645,196 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    own_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coach's booking policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingPolicy"];
+            };
+        };
+        responses: {
+            /** @description The policy as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    coach_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The coach's user id */
+                coach_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coach's booking policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3481,9 +4142,9 @@ export interface operations {
     search_city: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. Give a city, a state or both. */
+                /** @description City, case-insensitive. */
                 city?: string;
-                /** @description State, case-insensitive. Give a city, a state or both. */
+                /** @description State, case-insensitive. */
                 state?: string;
             };
             header?: never;
@@ -3503,15 +4164,6 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Neither a city nor a state given (blank counts as not given) */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3582,9 +4234,9 @@ export interface operations {
     geocode: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. Give a city, a state or both. */
+                /** @description City, case-insensitive. */
                 city?: string;
-                /** @description State, case-insensitive. Give a city, a state or both. */
+                /** @description State, case-insensitive. */
                 state?: string;
             };
             header?: never;
@@ -3604,15 +4256,6 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Neither a city nor a state given (blank counts as not given) */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3740,7 +4383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overlaps other availability of the court, or the date is in the past */
+            /** @description Overlaps other availability of the court */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3760,15 +4403,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4470,6 +5104,107 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    gym_cancel_reservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reservation */
+                reservation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelReservationBody"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourtReservation"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not approved, or it has already started */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -158,3 +158,16 @@ export function formatTimeRange(span: ZonedSpan, viewerZone: string = browserTim
   const range = `${formatZonedTime(start, zone)} – ${formatZonedTime(end, zone)}`;
   return isOtherZone(zone, viewerZone) ? `${range} ${zoneAbbreviation(start, zone)}` : range;
 }
+
+/** " CST" when the reader's browser keeps another zone than `zone` (named as at `at`), else "". */
+export function zoneSuffix(zone: string | null | undefined, at: Date = new Date(), viewerZone?: string): string {
+  const place = canonicalZone(zone);
+  if (!place || !isOtherZone(place, viewerZone)) return '';
+  return ` ${zoneAbbreviation(at, place)}`;
+}
+
+/** A record's `time_zone` when it has one (a profile, a location, a booking). */
+export function zoneOf(record: object | null | undefined): string | undefined {
+  if (!record || !('time_zone' in record)) return undefined;
+  return typeof record.time_zone === 'string' && record.time_zone ? record.time_zone : undefined;
+}

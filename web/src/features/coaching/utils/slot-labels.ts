@@ -1,5 +1,6 @@
 import type { AvailabilitySlot, CoachLocation } from '../api/types';
 import { WEEKDAYS } from '@/lib/dates';
+import { zoneOf } from '@/lib/zoned-time';
 
 export const isRecurring = (slot: Pick<AvailabilitySlot, 'slot_type'>) => slot.slot_type === 'recurring';
 
@@ -40,4 +41,17 @@ export function sortSlots(slots: AvailabilitySlot[]): AvailabilitySlot[] {
       : (a.specific_date ?? '').localeCompare(b.specific_date ?? '');
     return byWhen || a.start_time.localeCompare(b.start_time);
   });
+}
+
+/**
+ * The IANA zone a slot's times are written in: its location's, else the coach profile's (issue 16:
+ * "the zone of a slot that has no location"); undefined while neither is known.
+ */
+export function slotTimeZone(
+  slot: { location_id: string | null },
+  locations: { location_id: string }[] | undefined,
+  coachTimeZone: string | null | undefined,
+): string | undefined {
+  const location = slot.location_id ? locations?.find((l) => l.location_id === slot.location_id) : undefined;
+  return zoneOf(location) || coachTimeZone || undefined;
 }

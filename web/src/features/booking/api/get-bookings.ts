@@ -5,10 +5,10 @@ import { BOOKINGS_KEY } from './create-booking';
 
 export { BOOKINGS_KEY };
 
-/** pending | confirmed | denied | cancelled (other values may come; they show as text). */
+/** pending | confirmed | denied | cancelled | expired | completed | no_show (others show as text). */
 export type BookingStatus = Closed<
   Schemas['Booking']['status'],
-  'pending' | 'confirmed' | 'denied' | 'cancelled' | (string & {})
+  'pending' | 'confirmed' | 'denied' | 'cancelled' | 'expired' | 'completed' | 'no_show' | (string & {})
 >;
 
 /** A booking as GET /api/bookings lists it: the client sees coach_name, the coach client_name. */
@@ -17,9 +17,13 @@ export type Booking = Complete<Omit<Schemas['Booking'], 'status'>> & { status: B
 /** GET /api/bookings: the client's own bookings, or the bookings with the signed-in coach. */
 export const getBookings = () => api.get<Booking[]>(BOOKINGS_KEY);
 
+/** How often the list is read again: statuses move on the server's clock (expired, completed). */
+export const BOOKINGS_REFRESH_MS = 60_000;
+
 export function useBookings() {
   // SPEC §8: a failed bookings fetch is only logged.
   return useSWR<Booking[]>(BOOKINGS_KEY, getBookings, {
+    refreshInterval: BOOKINGS_REFRESH_MS,
     onError: (error) => console.error('Failed to load bookings', error),
   });
 }

@@ -5,7 +5,7 @@ import type { Booking } from '../api/get-bookings';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
-function booking(overrides: Partial<Booking> & Record<string, unknown> = {}): Booking {
+function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string } & Record<string, unknown> = {}): Booking {
   return {
     time_zone: 'America/Chicago',
     starts_at: '2099-03-14T22:00:00Z',

@@ -6,7 +6,7 @@ import type { ClientProfile } from '../api/get-client-profile';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
 
-function booking(overrides: Partial<Booking> & Record<string, unknown> = {}): Booking {
+function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string } & Record<string, unknown> = {}): Booking {
   return {
     time_zone: 'America/Chicago',
     starts_at: '2099-03-14T22:00:00Z',

@@ -1,5 +1,5 @@
 //! What coaching does with identity's events: a deleted user, or a coach whose role changed to
-//! another, leaves the directory with their profile, locations and slots.
+//! another, leaves the directory with their profile, locations, slots and booking policy.
 //!
 //! Each event is applied at most once: its id is recorded in `coaching.processed_event` in the
 //! same transaction as its effect, so a redelivery changes nothing.
@@ -39,6 +39,7 @@ pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
     let slots = store::delete_slots_of(&mut *tx, coach_id).await?;
     let locations = store::delete_locations_of(&mut *tx, coach_id).await?;
     let profiles = store::delete_profile(&mut *tx, coach_id).await?;
+    store::delete_booking_policy(&mut *tx, coach_id).await?;
     tx.commit().await?;
     tracing::info!(
         event_id = %envelope.event_id,

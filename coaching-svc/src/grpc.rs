@@ -3,10 +3,9 @@
 //! Who may call what (the gateway gates routes too; this is the second line):
 //! - coach only, on their own data: create/update profile, list own and create locations,
 //!   create and delete slots;
-//! - any signed-in caller: a coach's profile, locations, slots and location count;
+//! - coach only, on their own data: set the booking policy;
+//! - any signed-in caller: a coach's profile, locations, slots, location count and booking policy;
 //! - anyone: the directory, its searches, geocoding and `GetSlot` (booking-svc's snapshot).
-
-use std::sync::Arc;
 
 use chrono::Utc;
 use platform::auth::{self, Role};
@@ -16,18 +15,19 @@ use tonic::{Request, Response, Status};
 
 use crate::{
     domain::{
-        Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, ProfileFields, earliest_date, format_time,
-        parse_id, round_miles, state_forms,
+        BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, ProfileFields,
+        earliest_date, format_time, location_zone, parse_id, round_miles, state_forms,
     },
     error::Error,
-    store::{self, ListingRow, LocationRow, ProfileRow, SlotRow},
+    store::{self, ListingRow, LocationRow, ProfileRow, SlotRow, SlotSnapshot},
+    zones::derived_zone,
 };
 
 /// The state every RPC shares.
 #[derive(Clone)]
 pub struct CoachingService {
     pub db: PgPool,
-    pub gazetteer: Arc<Gazetteer>,
+    pub gazetteer: &'static Gazetteer,
 }
 
 impl From<ProfileRow> for pb::CoachProfile {
@@ -38,14 +38,22 @@ impl From<ProfileRow> for pb::CoachProfile {
             specialties: row.specialties,
             hourly_rate: row.hourly_rate,
             years_experience: row.years_experience,
-            // Placeholder until profiles keep a zone (issue 16).
-            time_zone: "UTC".to_owned(),
+            time_zone: row.time_zone,
         }
+    }
+}
+
+/// A stored location's zone; one saved before zones were kept and not filled in yet is derived.
+fn zone_of(row: &LocationRow) -> String {
+    match &row.time_zone {
+        Some(zone) => zone.clone(),
+        None => derived_zone(platform::places::bundled(), row).name().to_owned(),
     }
 }
 
 impl From<LocationRow> for pb::Location {
     fn from(row: LocationRow) -> Self {
+        let time_zone = zone_of(&row);
         pb::Location {
             location_id: row.location_id.to_string(),
             coach_id: row.coach_id.to_string(),
@@ -56,8 +64,7 @@ impl From<LocationRow> for pb::Location {
             state: row.state,
             latitude: row.latitude,
             longitude: row.longitude,
-            // Placeholder until locations keep a zone (issue 16).
-            time_zone: "UTC".to_owned(),
+            time_zone,
         }
     }
 }
@@ -96,6 +103,35 @@ impl From<ListingRow> for pb::CoachListing {
     }
 }
 
+impl From<BookingPolicy> for pb::BookingPolicy {
+    fn from(p: BookingPolicy) -> Self {
+        pb::BookingPolicy {
+            min_notice_minutes: p.min_notice_minutes,
+            max_advance_days: p.max_advance_days,
+            response_window_minutes: p.response_window_minutes,
+            cancellation_window_minutes: p.cancellation_window_minutes,
+        }
+    }
+}
+
+impl From<SlotSnapshot> for pb::GetSlotResponse {
+    fn from(snapshot: SlotSnapshot) -> Self {
+        // The slot's place decides its zone; a slot without one is in its coach's zone.
+        let time_zone = match &snapshot.location {
+            Some(location) => zone_of(location),
+            None => snapshot
+                .profile_zone
+                .unwrap_or_else(|| ProfileFields::NEW_PROFILE_ZONE.name().to_owned()),
+        };
+        pb::GetSlotResponse {
+            slot: Some(snapshot.slot.into()),
+            location_name: snapshot.location.map(|l| l.name),
+            time_zone,
+            policy: Some(snapshot.policy.unwrap_or_default().into()),
+        }
+    }
+}
+
 fn listings(rows: Vec<ListingRow>) -> Vec<pb::CoachListing> {
     rows.into_iter().map(Into::into).collect()
 }
@@ -107,6 +143,7 @@ fn profile_fields(fields: Option<pb::CoachProfileFields>) -> Result<ProfileField
         &fields.specialties,
         fields.hourly_rate,
         fields.years_experience,
+        fields.time_zone.as_deref(),
     )
 }
 
@@ -189,6 +226,7 @@ impl Coaching for CoachingService {
             &r.state,
             r.latitude,
             r.longitude,
+            r.time_zone.as_deref(),
         )?;
         // Without coordinates the location would never show up in a nearby search.
         let coordinates = location.coordinates.or_else(|| {
@@ -199,7 +237,14 @@ impl Coaching for CoachingService {
                     longitude: place.longitude,
                 })
         });
-        let row = store::insert_location(&self.db, caller.user_id, &location, coordinates).await?;
+        let zone = location_zone(
+            self.gazetteer,
+            location.time_zone,
+            coordinates,
+            &location.city,
+            &location.state,
+        )?;
+        let row = store::insert_location(&self.db, caller.user_id, &location, coordinates, zone).await?;
         Ok(Response::new(pb::CreateLocationResponse {
             location: Some(row.into()),
         }))
@@ -266,16 +311,10 @@ impl Coaching for CoachingService {
         request: Request<pb::GetSlotRequest>,
     ) -> Result<Response<pb::GetSlotResponse>, Status> {
         let slot_id = parse_id(&request.get_ref().slot_id, "slot_id")?;
-        let (slot, location_name) = store::slot_with_location_name(&self.db, slot_id)
+        let snapshot = store::slot_snapshot(&self.db, slot_id)
             .await?
             .ok_or_else(|| Error::NotFound("this availability slot does not exist".into()))?;
-        Ok(Response::new(pb::GetSlotResponse {
-            slot: Some(slot.into()),
-            location_name,
-            // Placeholders until zones and policies are kept (issue 16).
-            time_zone: "UTC".to_owned(),
-            policy: None,
-        }))
+        Ok(Response::new(snapshot.into()))
     }
 
     async fn list_coaches(
@@ -340,15 +379,37 @@ impl Coaching for CoachingService {
 
     async fn get_booking_policy(
         &self,
-        _request: Request<pb::GetBookingPolicyRequest>,
+        request: Request<pb::GetBookingPolicyRequest>,
     ) -> Result<Response<pb::GetBookingPolicyResponse>, Status> {
-        Err(Status::unimplemented("booking policies are not kept yet"))
+        auth::caller(&request)?;
+        let coach_id = parse_id(&request.get_ref().coach_id, "coach_id")?;
+        // A coach who never set one (or any other id) has the defaults: what booking enforces.
+        let policy = store::booking_policy(&self.db, coach_id)
+            .await?
+            .unwrap_or_default();
+        Ok(Response::new(pb::GetBookingPolicyResponse {
+            policy: Some(policy.into()),
+        }))
     }
 
     async fn update_booking_policy(
         &self,
-        _request: Request<pb::UpdateBookingPolicyRequest>,
+        request: Request<pb::UpdateBookingPolicyRequest>,
     ) -> Result<Response<pb::UpdateBookingPolicyResponse>, Status> {
-        Err(Status::unimplemented("booking policies are not kept yet"))
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let policy = request
+            .into_inner()
+            .policy
+            .ok_or_else(|| Error::Invalid("the policy is missing".into()))?;
+        let policy = BookingPolicy::parse(
+            policy.min_notice_minutes,
+            policy.max_advance_days,
+            policy.response_window_minutes,
+            policy.cancellation_window_minutes,
+        )?;
+        let saved = store::upsert_booking_policy(&self.db, caller.user_id, &policy).await?;
+        Ok(Response::new(pb::UpdateBookingPolicyResponse {
+            policy: Some(saved.into()),
+        }))
     }
 }

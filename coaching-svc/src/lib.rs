@@ -12,8 +12,9 @@ mod error;
 mod events;
 mod grpc;
 mod store;
+mod zones;
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
 use anyhow::Context;
 use platform::{
@@ -27,6 +28,11 @@ use proto::coaching::v1::coaching_server::CoachingServer;
 
 pub use config::Config;
 
+/// Fills in the zone of every location saved without one (done by [`build`]; public for tests).
+pub async fn fill_in_location_zones(db: &sqlx::PgPool) -> anyhow::Result<u64> {
+    Ok(zones::fill_in_location_zones(db, platform::places::bundled()).await?)
+}
+
 /// A built, bound, not yet serving coaching-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
 pub type Server = Host<CoachingServer<grpc::CoachingService>>;
@@ -39,7 +45,8 @@ const POOL: Pool = Pool {
     acquire_timeout: Duration::from_secs(3),
 };
 
-/// Connects to PostgreSQL, applies the migrations, loads the gazetteer and binds both ports.
+/// Connects to PostgreSQL, applies the migrations, loads the gazetteer, fills in the zones of
+/// locations saved before zones were kept ([`zones`]) and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
@@ -50,8 +57,14 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         stamps::Context::Coaching,
     );
     let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "coaching").await?;
-    let gazetteer = Arc::new(domain::Gazetteer::bundled());
+    let gazetteer = platform::places::bundled();
     tracing::info!(places = gazetteer.place_count(), "gazetteer loaded");
+    let filled = zones::fill_in_location_zones(&db, gazetteer)
+        .await
+        .context("filling in the time zones of locations")?;
+    if filled > 0 {
+        tracing::info!(filled, "time zones filled in for locations saved without one");
+    }
     let service = CoachingServer::new(grpc::CoachingService {
         db: db.clone(),
         gazetteer,

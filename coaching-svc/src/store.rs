@@ -1,14 +1,17 @@
 //! coaching's queries: one function per statement, schema-qualified, taking any executor.
 
 use chrono::{NaiveDate, NaiveTime};
-use platform::database::{Violation, violated};
+use platform::{
+    database::{Violation, violated},
+    instants::Zone,
+};
 use sqlx::{FromRow, PgExecutor, Row};
 use uuid::Uuid;
 
 use crate::{
     domain::{
-        BoundingBox, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, ProfileFields,
-        SlotKind,
+        BookingPolicy, BoundingBox, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot,
+        ProfileFields, SlotKind,
     },
     error::Error,
 };
@@ -21,6 +24,7 @@ pub struct ProfileRow {
     pub specialties: Vec<String>,
     pub hourly_rate: f64,
     pub years_experience: i32,
+    pub time_zone: String,
 }
 
 /// A location row.
@@ -35,6 +39,9 @@ pub struct LocationRow {
     pub state: String,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
+    /// Null only for a row saved before zones were kept and not filled in yet (see
+    /// `crate::zones`); a read derives it then.
+    pub time_zone: Option<String>,
 }
 
 /// A slot row.
@@ -68,12 +75,12 @@ pub struct ListingRow {
 /// stay `&'static str` (sqlx refuses dynamically built SQL).
 macro_rules! profile_columns {
     () => {
-        "coach_id, bio, specialties, hourly_rate, years_experience"
+        "coach_id, bio, specialties, hourly_rate, years_experience, time_zone"
     };
 }
 macro_rules! location_columns {
     () => {
-        "location_id, coach_id, name, address, court_number, city, state, latitude, longitude"
+        "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, time_zone"
     };
 }
 macro_rules! slot_columns {
@@ -120,8 +127,9 @@ pub async fn insert_profile(
     fields: &ProfileFields,
 ) -> Result<ProfileRow, Error> {
     sqlx::query_as::<_, ProfileRow>(concat!(
-        "insert into coaching.coach_profile (coach_id, bio, specialties, hourly_rate, years_experience)
-         values ($1, $2, $3, $4, $5) returning ",
+        "insert into coaching.coach_profile
+             (coach_id, bio, specialties, hourly_rate, years_experience, time_zone)
+         values ($1, $2, $3, $4, $5, $6) returning ",
         profile_columns!()
     ))
     .bind(coach_id)
@@ -129,6 +137,7 @@ pub async fn insert_profile(
     .bind(&fields.specialties)
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
+    .bind(fields.time_zone.unwrap_or(ProfileFields::NEW_PROFILE_ZONE).name())
     .fetch_one(db)
     .await
     .map_err(|e| {
@@ -140,7 +149,8 @@ pub async fn insert_profile(
     })
 }
 
-/// Replaces the fields of the coach's profile; None when there is none.
+/// Replaces the fields of the coach's profile (the zone only when one is given); None when there
+/// is none.
 pub async fn update_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
@@ -148,7 +158,8 @@ pub async fn update_profile(
 ) -> Result<Option<ProfileRow>, Error> {
     Ok(sqlx::query_as::<_, ProfileRow>(concat!(
         "update coaching.coach_profile
-         set bio = $2, specialties = $3, hourly_rate = $4, years_experience = $5, updated_at = now()
+         set bio = $2, specialties = $3, hourly_rate = $4, years_experience = $5,
+             time_zone = coalesce($6, time_zone), updated_at = now()
          where coach_id = $1 returning ",
         profile_columns!()
     ))
@@ -157,6 +168,7 @@ pub async fn update_profile(
     .bind(&fields.specialties)
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
+    .bind(fields.time_zone.map(Zone::name))
     .fetch_optional(db)
     .await?)
 }
@@ -183,17 +195,19 @@ pub async fn count_locations(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<
     )
 }
 
-/// Inserts a location at `coordinates` (what the coach typed, or the gazetteer's).
+/// Inserts a location at `coordinates` (what the coach typed, or the gazetteer's), in `zone`.
 pub async fn insert_location(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
     location: &NewLocation,
     coordinates: Option<Coordinates>,
+    zone: Zone,
 ) -> Result<LocationRow, Error> {
     Ok(sqlx::query_as::<_, LocationRow>(concat!(
         "insert into coaching.location
-             (location_id, coach_id, name, address, court_number, city, state, latitude, longitude)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ",
+             (location_id, coach_id, name, address, court_number, city, state, latitude, longitude,
+              time_zone)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ",
         location_columns!()
     ))
     .bind(Uuid::new_v4())
@@ -205,8 +219,111 @@ pub async fn insert_location(
     .bind(&location.state)
     .bind(coordinates.map(|c| c.latitude))
     .bind(coordinates.map(|c| c.longitude))
+    .bind(zone.name())
     .fetch_one(db)
     .await?)
+}
+
+/// Up to `limit` locations saved before zones were kept, for `crate::zones` to fill in.
+pub async fn locations_without_zone(db: impl PgExecutor<'_>, limit: i64) -> Result<Vec<LocationRow>, Error> {
+    Ok(sqlx::query_as::<_, LocationRow>(concat!(
+        "select ",
+        location_columns!(),
+        " from coaching.location where time_zone is null order by location_id limit $1"
+    ))
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Sets the zone of each location `ids[i]` to `zones[i]`, in one statement, where none is set
+/// yet (a replica filling in beside this one changes nothing twice).
+pub async fn fill_location_zones(
+    db: impl PgExecutor<'_>,
+    ids: &[Uuid],
+    zones: &[String],
+) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "update coaching.location l set time_zone = f.zone
+         from unnest($1::uuid[], $2::text[]) as f(location_id, zone)
+         where l.location_id = f.location_id and l.time_zone is null",
+    )
+    .bind(ids)
+    .bind(zones)
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// A coach's booking policy; None when they never set one (the defaults apply).
+pub async fn booking_policy(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<BookingPolicy>, Error> {
+    Ok(sqlx::query_as::<_, (i32, i32, i32, i32)>(
+        "select min_notice_minutes, max_advance_days, response_window_minutes,
+                cancellation_window_minutes
+         from coaching.booking_policy where coach_id = $1",
+    )
+    .bind(coach_id)
+    .fetch_optional(db)
+    .await?
+    .map(policy_of))
+}
+
+fn policy_of(
+    (min_notice_minutes, max_advance_days, response_window_minutes, cancellation_window_minutes): (
+        i32,
+        i32,
+        i32,
+        i32,
+    ),
+) -> BookingPolicy {
+    BookingPolicy {
+        min_notice_minutes,
+        max_advance_days,
+        response_window_minutes,
+        cancellation_window_minutes,
+    }
+}
+
+/// Sets the coach's booking policy, whether or not they had one.
+pub async fn upsert_booking_policy(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    policy: &BookingPolicy,
+) -> Result<BookingPolicy, Error> {
+    Ok(policy_of(
+        sqlx::query_as::<_, (i32, i32, i32, i32)>(
+            "insert into coaching.booking_policy
+                 (coach_id, min_notice_minutes, max_advance_days, response_window_minutes,
+                  cancellation_window_minutes)
+             values ($1, $2, $3, $4, $5)
+             on conflict (coach_id) do update
+             set min_notice_minutes = excluded.min_notice_minutes,
+                 max_advance_days = excluded.max_advance_days,
+                 response_window_minutes = excluded.response_window_minutes,
+                 cancellation_window_minutes = excluded.cancellation_window_minutes,
+                 updated_at = now()
+             returning min_notice_minutes, max_advance_days, response_window_minutes,
+                       cancellation_window_minutes",
+        )
+        .bind(coach_id)
+        .bind(policy.min_notice_minutes)
+        .bind(policy.max_advance_days)
+        .bind(policy.response_window_minutes)
+        .bind(policy.cancellation_window_minutes)
+        .fetch_one(db)
+        .await?,
+    ))
+}
+
+/// Deletes the coach's booking policy.
+pub async fn delete_booking_policy(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(
+        sqlx::query("delete from coaching.booking_policy where coach_id = $1")
+            .bind(coach_id)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 /// A coach's slots: recurring ones by weekday (Monday first) and start, then one-time ones by
@@ -267,23 +384,68 @@ pub async fn delete_slot(db: impl PgExecutor<'_>, coach_id: Uuid, slot_id: Uuid)
     Ok(result.rows_affected() > 0)
 }
 
-/// A slot and the name of its location, if it has one.
-pub async fn slot_with_location_name(
-    db: impl PgExecutor<'_>,
-    slot_id: Uuid,
-) -> Result<Option<(SlotRow, Option<String>)>, Error> {
+/// What booking-svc reads with a slot: its location (when it has one), its coach's profile zone
+/// (when they have a profile) and its coach's policy (None: the defaults).
+#[derive(Clone, Debug)]
+pub struct SlotSnapshot {
+    pub slot: SlotRow,
+    pub location: Option<LocationRow>,
+    pub profile_zone: Option<String>,
+    pub policy: Option<BookingPolicy>,
+}
+
+/// A slot with its location, its coach's profile zone and policy, in one statement.
+pub async fn slot_snapshot(db: impl PgExecutor<'_>, slot_id: Uuid) -> Result<Option<SlotSnapshot>, Error> {
     let row = sqlx::query(
         "select s.slot_id, s.coach_id, s.slot_type, s.day_of_week, s.specific_date, s.start_time,
-                s.end_time, s.location_id, l.name as location_name
+                s.end_time, s.location_id,
+                l.name, l.address, l.court_number, l.city, l.state, l.latitude, l.longitude,
+                l.time_zone, p.time_zone as profile_zone,
+                bp.min_notice_minutes, bp.max_advance_days, bp.response_window_minutes,
+                bp.cancellation_window_minutes
          from coaching.slot s
          left join coaching.location l on l.location_id = s.location_id
+         left join coaching.coach_profile p on p.coach_id = s.coach_id
+         left join coaching.booking_policy bp on bp.coach_id = s.coach_id
          where s.slot_id = $1",
     )
     .bind(slot_id)
     .fetch_optional(db)
     .await?;
-    row.map(|row| Ok((SlotRow::from_row(&row)?, row.try_get("location_name")?)))
-        .transpose()
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let slot = SlotRow::from_row(&row)?;
+    let location = match (slot.location_id, row.try_get::<Option<String>, _>("name")?) {
+        (Some(location_id), Some(name)) => Some(LocationRow {
+            location_id,
+            coach_id: slot.coach_id,
+            name,
+            address: row.try_get("address")?,
+            court_number: row.try_get("court_number")?,
+            city: row.try_get("city")?,
+            state: row.try_get("state")?,
+            latitude: row.try_get("latitude")?,
+            longitude: row.try_get("longitude")?,
+            time_zone: row.try_get("time_zone")?,
+        }),
+        _ => None,
+    };
+    let policy = match (
+        row.try_get::<Option<i32>, _>("min_notice_minutes")?,
+        row.try_get::<Option<i32>, _>("max_advance_days")?,
+        row.try_get::<Option<i32>, _>("response_window_minutes")?,
+        row.try_get::<Option<i32>, _>("cancellation_window_minutes")?,
+    ) {
+        (Some(a), Some(b), Some(c), Some(d)) => Some(policy_of((a, b, c, d))),
+        _ => None,
+    };
+    Ok(Some(SlotSnapshot {
+        slot,
+        location,
+        profile_zone: row.try_get("profile_zone")?,
+        policy,
+    }))
 }
 
 /// The whole directory, oldest profile first, and its version, in one statement: the version and

@@ -7,7 +7,7 @@ Writes (deterministic for one --seed and one day):
   identity.app_user      1 admin is made by identity-svc; here 1,000 coaches, 10,000 clients and
                          200 gyms, all with the one precomputed argon2id hash of --password;
                          identity.client_profile for half of the clients
-  coaching.*             a profile, 2 locations (real US cities from coaching-svc/data/us_places.csv,
+  coaching.*             a profile, 2 locations (real US cities from proto/platform/data/us_places.csv,
                          jittered a mile or two) and 5 weekly slots (5 different weekdays) per coach
   booking.booking        50,000 bookings: one coach with 500 (5 slots x 100 weeks), the others 49
                          or 50 (5 slots x 10 weeks), each (coach, slot, date) at most once, so the
@@ -36,7 +36,7 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[2]
-PLACES_CSV = ROOT / "coaching-svc" / "data" / "us_places.csv"
+PLACES_CSV = ROOT / "proto" / "platform" / "data" / "us_places.csv"
 
 N_COACHES = 1_000
 N_CLIENTS = 10_000
@@ -97,7 +97,7 @@ class Ids:
 def load_places(rng: random.Random) -> list[tuple[str, str, float, float, int]]:
     """The 150 most populous US places (name, state, lat, lng, population)."""
     if not PLACES_CSV.is_file():
-        fail(f"{PLACES_CSV} is missing (the gazetteer coaching-svc ships)")
+        fail(f"{PLACES_CSV} is missing (the gazetteer platform::places ships)")
     with PLACES_CSV.open(newline="", encoding="utf-8") as f:
         rows = [
             (r["name"], r["state"], float(r["latitude"]), float(r["longitude"]), int(r["population"]))

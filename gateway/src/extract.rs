@@ -51,6 +51,32 @@ where
     }
 }
 
+/// A JSON object body that may be left out: no body at all (or an empty one) is `T::default()`;
+/// a body that is there is read as [`Json`] reads it (the same 400, 413 and 415).
+pub struct OptionalJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    T: DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, crate::BODY_LIMIT)
+            .await
+            .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large."))?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        let request = Request::from_parts(parts, axum::body::Body::from(bytes));
+        Json::<T>::from_request(request, state)
+            .await
+            .map(|Json(value)| OptionalJson(value))
+    }
+}
+
 const MEDIA_TYPE_DETAIL: &str = "Send the body as JSON with the header Content-Type: application/json.";
 const NUL_DETAIL: &str = "Text must not contain NUL characters.";
 

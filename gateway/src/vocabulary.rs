@@ -76,8 +76,9 @@ pub enum BookingStatus {
     Cancelled,
 }
 
-/// Where a court reservation stands: pending until the gym approves or denies it, or the coach
-/// cancels it.
+/// Where a court reservation stands: pending until the gym approves or denies it, the coach
+/// cancels it, or its start passes unanswered (expired); an approved one may be cancelled by the
+/// gym before it starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReservationStatus {
@@ -85,6 +86,7 @@ pub enum ReservationStatus {
     Approved,
     Denied,
     Cancelled,
+    Expired,
 }
 
 /// Payment is not taken yet: every booking is pending payment.

@@ -7,7 +7,8 @@ use std::{str::FromStr, sync::Arc};
 use futures::{StreamExt, TryStreamExt, stream::BoxStream};
 use platform::{
     auth::{self, Caller, Role, TokenSigner},
-    events::{Envelope, Event},
+    events::Event,
+    outbox::envelope,
     stamps::Stamp,
 };
 use proto::identity::v1::{self as pb, identity_server::Identity};
@@ -94,14 +95,6 @@ impl From<ProfileRow> for pb::ClientProfile {
 
 fn role_of(user: &UserRow) -> Result<Role, Error> {
     Role::from_str(&user.role).map_err(|e| Error::Other(e.into()))
-}
-
-fn envelope(event: Event) -> Envelope {
-    Envelope {
-        event_id: Uuid::new_v4(),
-        occurred_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        event,
-    }
 }
 
 fn profile_fields(fields: Option<pb::ClientProfileFields>) -> Result<ProfileFields, Error> {
@@ -459,7 +452,10 @@ impl Identity for IdentityService {
         )
         .await?;
         for event in &plan.events {
-            store::insert_outbox(&mut tx, &envelope(event.clone())).await?;
+            store::OUTBOX
+                .record(&mut tx, &envelope(event.clone()))
+                .await
+                .map_err(Error::from)?;
         }
         tx.commit().await.map_err(Error::from)?;
 
@@ -492,7 +488,10 @@ impl Identity for IdentityService {
         let role = role_of(&user)?;
         domain::check_deletable(admin.user_id, user_id, role)?;
         store::delete_user(&mut tx, user_id).await?;
-        store::insert_outbox(&mut tx, &envelope(Event::UserDeleted { user_id, role })).await?;
+        store::OUTBOX
+            .record(&mut tx, &envelope(Event::UserDeleted { user_id, role }))
+            .await
+            .map_err(Error::from)?;
         tx.commit().await.map_err(Error::from)?;
 
         self.revocations.user_deleted(user_id).await;

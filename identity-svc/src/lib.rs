@@ -10,16 +10,16 @@ mod config;
 mod domain;
 mod error;
 mod grpc;
-mod outbox;
 mod revocation;
 mod store;
 
-use std::time::Duration;
+use std::{future::Future, time::Duration};
 
 use anyhow::Context;
 use platform::{
     auth::{Role, TokenSigner, TokenVerifier},
     host::{Host, Pool, open_database},
+    outbox::Relay,
     redis_link::RedisLink,
     stamps::{self, Stamp},
 };
@@ -46,10 +46,11 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "identity").await?;
 
-    let relay = outbox::Relay::new(
+    let relay = Relay::new(
         db.clone(),
         RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
         platform::events::stream_key(&config.redis_namespace),
+        store::OUTBOX,
     );
     let link = RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?;
     let service = grpc::IdentityService {
@@ -73,7 +74,24 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         &db,
     )
     .await?
-    .task("the outbox relay", |shutdown| relay.run(shutdown)))
+    .task("the outbox relay", |shutdown| relay.run(shutdown))
+    .task("revocation housekeeping", move |shutdown| {
+        forget_expired_revocations(db, shutdown)
+    }))
+}
+
+/// Deletes, every ten minutes, the revocations of tokens that have expired anyway.
+async fn forget_expired_revocations(db: sqlx::PgPool, shutdown: impl Future<Output = ()>) {
+    tokio::pin!(shutdown);
+    loop {
+        if let Err(error) = store::delete_expired_revocations(&db).await {
+            tracing::warn!(%error, "revocation housekeeping failed");
+        }
+        tokio::select! {
+            () = &mut shutdown => return,
+            () = tokio::time::sleep(Duration::from_secs(600)) => {}
+        }
+    }
 }
 
 fn num_cpus() -> usize {

@@ -420,63 +420,8 @@ pub async fn user_with_profile(
     .await?)
 }
 
-/// Records an event in the outbox; call it in the transaction that makes the change.
-pub async fn insert_outbox(
-    tx: &mut PgConnection,
-    envelope: &platform::events::Envelope,
-) -> Result<(), Error> {
-    let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
-    sqlx::query("insert into identity.outbox (event_id, payload) values ($1, $2::jsonb)")
-        .bind(envelope.event_id)
-        .bind(payload)
-        .execute(tx)
-        .await?;
-    Ok(())
-}
-
-/// Takes the relay's turn for this transaction, if no other replica holds it: one relay at a
-/// time keeps delivery in outbox order.
-pub async fn try_take_relay_turn(tx: &mut PgConnection) -> Result<bool, Error> {
-    // An arbitrary constant naming "identity's outbox relay" among advisory locks.
-    Ok(
-        sqlx::query_scalar::<_, bool>("select pg_try_advisory_xact_lock(7461636)")
-            .fetch_one(tx)
-            .await?,
-    )
-}
-
-/// Up to `limit` undelivered events in outbox order, locked for this transaction (rows another
-/// transaction holds are skipped, never waited for): (event_id, JSON envelope).
-pub async fn claim_outbox(tx: &mut PgConnection, limit: i64) -> Result<Vec<(Uuid, String)>, Error> {
-    Ok(sqlx::query_as::<_, (Uuid, String)>(
-        "select event_id, payload::text from identity.outbox
-         where published_at is null
-         order by seq
-         limit $1
-         for update skip locked",
-    )
-    .bind(limit)
-    .fetch_all(tx)
-    .await?)
-}
-
-pub async fn mark_published(tx: &mut PgConnection, event_ids: &[Uuid]) -> Result<(), Error> {
-    sqlx::query("update identity.outbox set published_at = now() where event_id = any($1)")
-        .bind(event_ids)
-        .execute(tx)
-        .await?;
-    Ok(())
-}
-
-/// Forgets events delivered more than a day ago.
-pub async fn delete_old_published(db: impl PgExecutor<'_>) -> Result<u64, Error> {
-    Ok(
-        sqlx::query("delete from identity.outbox where published_at < now() - interval '1 day'")
-            .execute(db)
-            .await?
-            .rows_affected(),
-    )
-}
+/// Where identity's events wait for the relay (platform::outbox).
+pub const OUTBOX: platform::outbox::Outbox = platform::outbox::Outbox::of("identity");
 
 /// Forgets revocations of tokens that have expired anyway.
 pub async fn delete_expired_revocations(db: impl PgExecutor<'_>) -> Result<u64, Error> {

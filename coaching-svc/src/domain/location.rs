@@ -1,5 +1,7 @@
 //! A coach's location: where sessions happen, with optional coordinates for nearby search.
 
+use platform::{instants::Zone, places::Gazetteer};
+
 use super::text::single_line;
 use crate::error::Error;
 
@@ -41,10 +43,14 @@ pub struct NewLocation {
     pub city: String,
     pub state: String,
     pub coordinates: Option<Coordinates>,
+    /// The zone the coach named (checked against the IANA database); None: derived.
+    pub time_zone: Option<Zone>,
 }
 
 impl NewLocation {
-    /// Name, city and state are required; address and court number may be empty.
+    /// Name, city and state are required; address and court number may be empty; a named zone
+    /// must be an IANA name (blank is none).
+    #[allow(clippy::too_many_arguments)]
     pub fn parse(
         name: &str,
         address: &str,
@@ -53,6 +59,7 @@ impl NewLocation {
         state: &str,
         latitude: Option<f64>,
         longitude: Option<f64>,
+        time_zone: Option<&str>,
     ) -> Result<Self, Error> {
         Ok(Self {
             name: single_line(name, "name", 100, true)?,
@@ -61,8 +68,27 @@ impl NewLocation {
             city: single_line(city, "city", 100, true)?,
             state: single_line(state, "state", 50, true)?,
             coordinates: Coordinates::parse(latitude, longitude)?,
+            time_zone: platform::places::parse_zone(time_zone).map_err(|e| Error::Invalid(e.to_string()))?,
         })
     }
+}
+
+/// A location's zone: the one it names, else derived by the gazetteer from its coordinates, its
+/// city and state, or its state (`platform::places`); a place none of them tells is refused with
+/// a detail asking for `time_zone`.
+pub fn location_zone(
+    gazetteer: &Gazetteer,
+    named: Option<Zone>,
+    coordinates: Option<Coordinates>,
+    city: &str,
+    state: &str,
+) -> Result<Zone, Error> {
+    if let Some(zone) = named {
+        return Ok(zone);
+    }
+    gazetteer
+        .zone_of(None, coordinates.map(|c| (c.latitude, c.longitude)), city, state)
+        .map_err(|e| Error::Invalid(e.to_string()))
 }
 
 #[cfg(test)]
@@ -78,6 +104,7 @@ mod tests {
             "TX",
             latitude,
             longitude,
+            None,
         )
     }
 
@@ -113,9 +140,51 @@ mod tests {
 
     #[test]
     fn name_city_and_state_are_required() {
-        assert!(NewLocation::parse("", "", "", "Austin", "TX", None, None).is_err());
-        assert!(NewLocation::parse("Gym", "", "", " ", "TX", None, None).is_err());
-        assert!(NewLocation::parse("Gym", "", "", "Austin", "", None, None).is_err());
-        assert!(NewLocation::parse("Gym", "", "", "Austin", "TX", None, None).is_ok());
+        assert!(NewLocation::parse("", "", "", "Austin", "TX", None, None, None).is_err());
+        assert!(NewLocation::parse("Gym", "", "", " ", "TX", None, None, None).is_err());
+        assert!(NewLocation::parse("Gym", "", "", "Austin", "", None, None, None).is_err());
+        assert!(NewLocation::parse("Gym", "", "", "Austin", "TX", None, None, None).is_ok());
+    }
+
+    #[test]
+    fn a_named_zone_must_be_an_iana_name_and_blank_is_none() {
+        let named = |zone| NewLocation::parse("Gym", "", "", "Austin", "TX", None, None, Some(zone));
+        assert_eq!(
+            named(" America/Chicago ").unwrap().time_zone.unwrap().name(),
+            "America/Chicago"
+        );
+        assert_eq!(named("").unwrap().time_zone, None);
+        match named("Central Time") {
+            Err(Error::Invalid(m)) => assert!(m.contains("\"Central Time\" is not one"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_a_named_zone_the_gazetteer_derives_it() {
+        let gazetteer = platform::places::bundled();
+        let el_paso = Coordinates {
+            latitude: 31.7619,
+            longitude: -106.4850,
+        };
+        let zone = location_zone(gazetteer, None, Some(el_paso), "El Paso", "TX").unwrap();
+        assert_eq!(zone.name(), "America/Denver");
+        assert_eq!(
+            location_zone(gazetteer, None, None, "Dallas", "Texas")
+                .unwrap()
+                .name(),
+            "America/Chicago"
+        );
+        let named = "Pacific/Honolulu".parse().ok();
+        assert_eq!(
+            location_zone(gazetteer, named, Some(el_paso), "El Paso", "TX")
+                .unwrap()
+                .name(),
+            "Pacific/Honolulu"
+        );
+        match location_zone(gazetteer, None, None, "Toronto", "Ontario") {
+            Err(Error::Invalid(m)) => assert!(m.starts_with("time_zone is required"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

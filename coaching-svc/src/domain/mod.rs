@@ -1,16 +1,18 @@
-//! coaching's rules: what a valid profile, location and slot are, nearby-search geometry and the
-//! bundled gazetteer of US places. No sqlx, no tonic.
+//! coaching's rules: what a valid profile, location, slot and booking policy are, nearby-search
+//! geometry, and a location's time zone (the bundled gazetteer of US places is
+//! `platform::places`). No sqlx, no tonic.
 
-mod gazetteer;
 mod geo;
 mod location;
+mod policy;
 mod profile;
 mod slot;
 mod text;
 
-pub use gazetteer::{Gazetteer, state_forms};
 pub use geo::{BoundingBox, EARTH_RADIUS_MILES, NearbyQuery, round_miles};
-pub use location::{Coordinates, NewLocation};
+pub use location::{Coordinates, NewLocation, location_zone};
+pub use platform::places::{Gazetteer, state_forms};
+pub use policy::BookingPolicy;
 pub use profile::ProfileFields;
 pub use slot::{NewSlot, SlotKind, earliest_date, format_time};
 

@@ -1,4 +1,6 @@
-//! A coach profile's fields: bio, specialties, hourly rate and years of experience.
+//! A coach profile's fields: bio, specialties, hourly rate, years of experience and time zone.
+
+use platform::instants::Zone;
 
 use super::text::{multi_line, single_line};
 use crate::error::Error;
@@ -10,6 +12,9 @@ pub struct ProfileFields {
     pub specialties: Vec<String>,
     pub hourly_rate: f64,
     pub years_experience: i32,
+    /// The zone of the coach's slots that have no location. None: an update keeps the current
+    /// one, a new profile gets UTC (see [`ProfileFields::NEW_PROFILE_ZONE`]).
+    pub time_zone: Option<Zone>,
 }
 
 impl ProfileFields {
@@ -18,6 +23,10 @@ impl ProfileFields {
     pub const MAX_SPECIALTIES: usize = 20;
     pub const MAX_HOURLY_RATE: f64 = 10_000.0;
     pub const MAX_YEARS: i32 = 100;
+    /// The zone of a profile created without one. The web app always sends the browser's zone; a
+    /// client of the API that sends none gets UTC rather than a guess (a coach's home zone cannot
+    /// be told from anything a new profile holds), and can set it at any time.
+    pub const NEW_PROFILE_ZONE: Zone = Zone::UTC;
 
     /// Specialties are trimmed, blanks dropped and repeats (whatever their case) kept once, in
     /// the order given.
@@ -26,6 +35,7 @@ impl ProfileFields {
         specialties: &[String],
         hourly_rate: f64,
         years_experience: i32,
+        time_zone: Option<&str>,
     ) -> Result<Self, Error> {
         let bio = multi_line(bio, "bio", Self::MAX_BIO_CHARS)?;
         let mut kept: Vec<String> = Vec::new();
@@ -62,11 +72,13 @@ impl ProfileFields {
                 Self::MAX_YEARS
             )));
         }
+        let time_zone = platform::places::parse_zone(time_zone).map_err(|e| Error::Invalid(e.to_string()))?;
         Ok(Self {
             bio,
             specialties: kept,
             hourly_rate,
             years_experience,
+            time_zone,
         })
     }
 }
@@ -93,6 +105,7 @@ mod tests {
             &strings(&[" Shooting ", "", "Defense", "shooting", "  "]),
             60.0,
             8,
+            None,
         )
         .unwrap();
         assert_eq!(fields.bio, "Former college point guard.");
@@ -101,40 +114,51 @@ mod tests {
 
     #[test]
     fn zero_rate_and_zero_years_are_allowed() {
-        assert!(ProfileFields::parse("", &[], 0.0, 0).is_ok());
+        assert!(ProfileFields::parse("", &[], 0.0, 0, None).is_ok());
     }
 
     #[test]
     fn a_negative_rate_is_refused() {
         assert_eq!(
-            message(ProfileFields::parse("", &[], -1.0, 0)),
+            message(ProfileFields::parse("", &[], -1.0, 0, None)),
             "hourly_rate must not be negative"
         );
     }
 
     #[test]
     fn a_rate_that_is_not_a_number_is_refused() {
-        assert!(ProfileFields::parse("", &[], f64::NAN, 0).is_err());
-        assert!(ProfileFields::parse("", &[], f64::INFINITY, 0).is_err());
+        assert!(ProfileFields::parse("", &[], f64::NAN, 0, None).is_err());
+        assert!(ProfileFields::parse("", &[], f64::INFINITY, 0, None).is_err());
     }
 
     #[test]
     fn negative_years_are_refused() {
         assert_eq!(
-            message(ProfileFields::parse("", &[], 10.0, -1)),
+            message(ProfileFields::parse("", &[], 10.0, -1, None)),
             "years_experience must not be negative"
         );
     }
 
     #[test]
     fn a_bio_longer_than_2000_characters_is_refused() {
-        assert!(ProfileFields::parse(&"a".repeat(2000), &[], 1.0, 1).is_ok());
-        assert!(ProfileFields::parse(&"a".repeat(2001), &[], 1.0, 1).is_err());
+        assert!(ProfileFields::parse(&"a".repeat(2000), &[], 1.0, 1, None).is_ok());
+        assert!(ProfileFields::parse(&"a".repeat(2001), &[], 1.0, 1, None).is_err());
+    }
+
+    #[test]
+    fn a_zone_must_be_an_iana_name_and_blank_is_none() {
+        let zone = |z| ProfileFields::parse("", &[], 1.0, 1, Some(z));
+        assert_eq!(
+            zone("America/Denver").unwrap().time_zone.unwrap().name(),
+            "America/Denver"
+        );
+        assert_eq!(zone("  ").unwrap().time_zone, None);
+        assert!(message(zone("CST")).contains("\"CST\" is not one"));
     }
 
     #[test]
     fn too_many_specialties_are_refused() {
         let many: Vec<String> = (0..21).map(|i| format!("skill {i}")).collect();
-        assert!(ProfileFields::parse("", &many, 1.0, 1).is_err());
+        assert!(ProfileFields::parse("", &many, 1.0, 1, None).is_err());
     }
 }

@@ -65,12 +65,20 @@ async fn a_location_saved_without_coordinates_gets_them_from_the_gazetteer() {
 async fn a_location_in_a_place_the_gazetteer_does_not_know_keeps_no_coordinates() {
     let app = TestApp::start().await;
 
+    // Its zone cannot be derived either, so the coach names it.
     let created = app
-        .create_location(&app.coach(), location("Court", "Atlantis", "Ocean"))
+        .create_location(
+            &app.coach(),
+            pb::CreateLocationRequest {
+                time_zone: Some("Pacific/Guam".into()),
+                ..location("Court", "Atlantis", "Ocean")
+            },
+        )
         .await
         .unwrap();
 
     assert_eq!((created.latitude, created.longitude), (None, None));
+    assert_eq!(created.time_zone, "Pacific/Guam");
 }
 
 #[tokio::test]

@@ -5,6 +5,8 @@ mod events;
 mod geocode;
 mod helpers;
 mod locations;
+mod policy;
 mod profile;
 mod search;
 mod slots;
+mod zones;

@@ -3,8 +3,10 @@
 //! ([`events`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
 //! gRPC-status ↔ HTTP table ([`status`]) and telemetry ([`telemetry`]).
 //!
-//! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service), `time` (the injectable
-//! [`clock`] and a place's wall clock to UTC, [`instants`]),
+//! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service), `outbox` (the
+//! transactional [`outbox`] and its relay), `time` (the injectable
+//! [`clock`] and a place's wall clock to UTC, [`instants`]), `places` (the bundled gazetteer of US
+//! places and the time zone of a location, [`places`]),
 //! `database` (the services that own a PostgreSQL schema), `host` (the gRPC service host, which
 //! brings both) and `testing` (the test kit, for dev-dependencies only).
 
@@ -23,6 +25,10 @@ pub mod host;
 pub mod instants;
 #[cfg(feature = "ops")]
 pub mod ops;
+#[cfg(feature = "outbox")]
+pub mod outbox;
+#[cfg(feature = "places")]
+pub mod places;
 pub mod redis_link;
 pub mod stamps;
 pub mod status;

@@ -409,6 +409,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coach/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in coach's booking policy (the defaults until they set one).
+         * @description The signed-in coach's booking policy (the defaults until they set one).
+         */
+        get: operations["own_policy"];
+        /**
+         * Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
+         *     are held to it; a limit out of its range is a 400 naming it.
+         * @description Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
+         *     are held to it; a limit out of its range is a 400 naming it.
+         */
+        put: operations["update_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/policy/{coach_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
+         *     coach who never set one (or has no profile).
+         * @description A coach's booking policy, as booking holds bookings of their slots to it: the defaults for a
+         *     coach who never set one (or has no profile).
+         */
+        get: operations["coach_policy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coach/profile": {
         parameters: {
             query?: never;
@@ -591,8 +639,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The open (unreserved, not past) court availability at one gym location, for coaches to request.
-         * @description The open (unreserved, not past) court availability at one gym location, for coaches to request.
+         * The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
+         * @description The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
          */
         get: operations["open_availability"];
         put?: never;
@@ -711,6 +759,28 @@ export interface paths {
          *     other pending requests for it are denied.
          */
         patch: operations["approve_reservation"];
+        trace?: never;
+    };
+    "/gym/reservations/{reservation_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel an approved reservation on one of the gym's courts before it starts: the court time is
+         *     open to requests again.
+         * @description Cancel an approved reservation on one of the gym's courts before it starts: the court time is
+         *     open to requests again.
+         */
+        patch: operations["gym_cancel_reservation"];
         trace?: never;
     };
     "/gym/reservations/{reservation_id}/deny": {
@@ -836,11 +906,54 @@ export interface components {
             slot_id: string;
         };
         /**
+         * @description The limits a coach sets on bookings of their slots.
+         * @example {
+         *       "cancellation_window_minutes": 1440,
+         *       "max_advance_days": 60,
+         *       "min_notice_minutes": 120,
+         *       "response_window_minutes": 1440
+         *     }
+         */
+        BookingPolicy: {
+            /**
+             * Format: int32
+             * @description A client's cancel of a confirmed session less than this many minutes before it starts is a
+             *     late cancellation (0 to 20160; default 1440).
+             */
+            cancellation_window_minutes: number;
+            /**
+             * Format: int32
+             * @description A session may be booked at most this many days ahead (1 to 730; default 365).
+             */
+            max_advance_days: number;
+            /**
+             * Format: int32
+             * @description A session must be booked at least this many minutes before it starts (0 to 43200; default 0).
+             */
+            min_notice_minutes: number;
+            /**
+             * Format: int32
+             * @description A pending request nobody answers expires after this many minutes, or at the session's start
+             *     if that comes first (1 to 20160; default 2880).
+             */
+            response_window_minutes: number;
+        };
+        /**
          * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
          *     client cancels it.
          * @enum {string}
          */
         BookingStatus: "pending" | "confirmed" | "denied" | "cancelled";
+        /**
+         * @description Why the gym cancels a reservation; the whole body may be left out.
+         * @example {
+         *       "reason": "The hall floods; sorry."
+         *     }
+         */
+        CancelReservationBody: {
+            /** @description Shown to the coach (at most 500 characters); blank or null for none. */
+            reason?: string | null;
+        };
         /** @description A client's profile. Every field but `user_id` may be null. */
         ClientProfile: {
             /** Format: int32 */
@@ -905,6 +1018,11 @@ export interface components {
              */
             hourly_rate: number;
             specialties: string[];
+            /**
+             * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
+             * @example America/Chicago
+             */
+            time_zone: string;
             /** Format: int32 */
             years_experience: number;
         };
@@ -928,6 +1046,12 @@ export interface components {
             hourly_rate: number;
             /** @description Blank items are dropped and repeats kept once; at most 20 remain. */
             specialties?: string[];
+            /**
+             * @description An IANA time zone name (the web app sends the browser's, e.g. `America/Chicago`). Left out:
+             *     an update keeps the current zone, a new profile gets `UTC`.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
             /** Format: int32 */
             years_experience: number;
         };
@@ -954,12 +1078,36 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When it ends, RFC 3339 in UTC.
+             * @example 2030-06-04T00:30:00Z
+             */
+            ends_at: string;
             is_reserved: boolean;
             /** Format: uuid */
             location_id: string;
             location_name: string;
+            /**
+             * Format: uuid
+             * @description The approved reservation holding this court time (the id `PATCH
+             *     /gym/reservations/{reservation_id}/cancel` takes): only in the gym's own list, null
+             *     elsewhere and while the time is not reserved.
+             */
+            reservation_id: string | null;
             /** @description HH:MM. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the court time starts, RFC 3339 in UTC.
+             * @example 2030-06-03T23:00:00Z
+             */
+            starts_at: string;
+            /**
+             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -999,6 +1147,8 @@ export interface components {
         CourtReservation: {
             /** Format: uuid */
             availability_id: string;
+            /** @description Why the gym cancelled an approved reservation, when it said; null otherwise. */
+            cancellation_reason: string | null;
             /** Format: uuid */
             coach_id: string;
             coach_name: string;
@@ -1010,13 +1160,30 @@ export interface components {
             date: string;
             /** @description HH:MM. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When it ends, RFC 3339 in UTC.
+             * @example 2030-06-04T00:30:00Z
+             */
+            ends_at: string;
             gym_name: string;
             location_name: string;
             /** Format: uuid */
             reservation_id: string;
             /** @description HH:MM. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the court time starts, RFC 3339 in UTC.
+             * @example 2030-06-03T23:00:00Z
+             */
+            starts_at: string;
             status: components["schemas"]["ReservationStatus"];
+            /**
+             * @description The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @description What a court is built for.
@@ -1085,6 +1252,12 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
+            /**
+             * @description The place's IANA time zone (e.g. `America/Chicago`): its court times' dates and times are this
+             *     zone's wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -1105,6 +1278,13 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
+            /**
+             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+             *     place neither tells is refused asking for it.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
         };
         /** @description A gym's profile. */
         GymProfile: {
@@ -1148,6 +1328,12 @@ export interface components {
             longitude: number | null;
             name: string;
             state: string;
+            /**
+             * @description The place's IANA time zone (e.g. `America/Chicago`): its slots' dates and times are this
+             *     zone's wall clock.
+             * @example America/Chicago
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -1173,6 +1359,13 @@ export interface components {
             longitude?: number | null;
             name: string;
             state: string;
+            /**
+             * @description An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+             *     the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+             *     place neither tells is refused asking for it.
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
         };
         /**
          * @example {
@@ -1227,11 +1420,12 @@ export interface components {
             availability_id: string;
         };
         /**
-         * @description Where a court reservation stands: pending until the gym approves or denies it, or the coach
-         *     cancels it.
+         * @description Where a court reservation stands: pending until the gym approves or denies it, the coach
+         *     cancels it, or its start passes unanswered (expired); an approved one may be cancelled by the
+         *     gym before it starts.
          * @enum {string}
          */
-        ReservationStatus: "pending" | "approved" | "denied" | "cancelled";
+        ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
         /**
          * @description What an account is for.
          * @enum {string}
@@ -3176,6 +3370,196 @@ export interface operations {
             };
         };
     };
+    own_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coach's booking policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingPolicy"];
+            };
+        };
+        responses: {
+            /** @description The policy as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    coach_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The coach's user id */
+                coach_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coach's booking policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingPolicy"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     coaching_update_profile: {
         parameters: {
             query?: never;
@@ -4425,6 +4809,107 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    gym_cancel_reservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reservation */
+                reservation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelReservationBody"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourtReservation"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not approved, or it has already started */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

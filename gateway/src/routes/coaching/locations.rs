@@ -26,6 +26,10 @@ pub struct Location {
     pub state: String,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
+    /// The place's IANA time zone (e.g. `America/Chicago`): its slots' dates and times are this
+    /// zone's wall clock.
+    #[schema(example = "America/Chicago")]
+    pub time_zone: String,
 }
 
 impl From<pb::Location> for Location {
@@ -39,6 +43,7 @@ impl From<pb::Location> for Location {
             state: l.state,
             latitude: l.latitude,
             longitude: l.longitude,
+            time_zone: l.time_zone,
         }
     }
 }
@@ -66,6 +71,12 @@ pub struct LocationBody {
     #[serde(default)]
     #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
+    /// An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+    /// the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+    /// place neither tells is refused asking for it.
+    #[serde(default)]
+    #[schema(max_length = 64, example = "America/Chicago")]
+    pub time_zone: Option<String>,
 }
 
 /// The signed-in coach's locations.
@@ -103,7 +114,7 @@ pub(crate) async fn create_location(
         state: body.state,
         latitude: body.latitude,
         longitude: body.longitude,
-        time_zone: None,
+        time_zone: super::blank_is_none(body.time_zone),
     };
     let reply = call::write!(state, coaching.create_location, Some(&session), message).await?;
     let location = present("coaching", reply.location)?;

@@ -4,6 +4,7 @@
 
 pub mod directory;
 pub mod locations;
+pub mod policy;
 pub mod profile;
 pub mod slots;
 

@@ -26,6 +26,9 @@ pub struct CoachProfile {
     /// Dollars per hour.
     pub hourly_rate: f64,
     pub years_experience: i32,
+    /// The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
+    #[schema(example = "America/Chicago")]
+    pub time_zone: String,
 }
 
 impl CoachProfile {
@@ -37,6 +40,7 @@ impl CoachProfile {
             specialties: profile.specialties,
             hourly_rate: profile.hourly_rate,
             years_experience: profile.years_experience,
+            time_zone: profile.time_zone,
         }
     }
 }
@@ -56,6 +60,11 @@ pub struct CoachProfileBody {
     pub hourly_rate: f64,
     #[schema(minimum = 0, maximum = 100)]
     pub years_experience: i32,
+    /// An IANA time zone name (the web app sends the browser's, e.g. `America/Chicago`). Left out:
+    /// an update keeps the current zone, a new profile gets `UTC`.
+    #[serde(default)]
+    #[schema(max_length = 64, example = "America/Chicago")]
+    pub time_zone: Option<String>,
 }
 
 impl From<CoachProfileBody> for pb::CoachProfileFields {
@@ -65,7 +74,7 @@ impl From<CoachProfileBody> for pb::CoachProfileFields {
             specialties: b.specialties,
             hourly_rate: b.hourly_rate,
             years_experience: b.years_experience,
-            time_zone: None,
+            time_zone: b.time_zone.filter(|zone| !zone.trim().is_empty()),
         }
     }
 }

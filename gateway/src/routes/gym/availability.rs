@@ -32,6 +32,20 @@ pub struct CourtAvailability {
     pub is_reserved: bool,
     pub location_name: String,
     pub court_name: String,
+    /// The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+    #[schema(example = "America/Chicago")]
+    pub time_zone: String,
+    /// When the court time starts, RFC 3339 in UTC.
+    #[schema(format = DateTime, example = "2030-06-03T23:00:00Z")]
+    pub starts_at: String,
+    /// When it ends, RFC 3339 in UTC.
+    #[schema(format = DateTime, example = "2030-06-04T00:30:00Z")]
+    pub ends_at: String,
+    /// The approved reservation holding this court time (the id `PATCH
+    /// /gym/reservations/{reservation_id}/cancel` takes): only in the gym's own list, null
+    /// elsewhere and while the time is not reserved.
+    #[schema(format = Uuid)]
+    pub reservation_id: Option<String>,
 }
 
 impl From<pb::CourtAvailability> for CourtAvailability {
@@ -46,6 +60,10 @@ impl From<pb::CourtAvailability> for CourtAvailability {
             is_reserved: a.is_reserved,
             location_name: a.location_name,
             court_name: a.court_name,
+            time_zone: a.time_zone,
+            starts_at: a.starts_at,
+            ends_at: a.ends_at,
+            reservation_id: a.reservation_id,
         }
     }
 }
@@ -68,7 +86,7 @@ pub struct CourtAvailabilityBody {
     pub end_time: String,
 }
 
-/// The open (unreserved, not past) court availability at one gym location, for coaches to request.
+/// The open court availability (unreserved, starting after now) at one gym location, for coaches to request.
 #[utoipa::path(get, path = "/gym/locations/{location_id}/availability", tag = "gym",
     params(("location_id" = String, Path, format = Uuid, description = "The gym location")),
     responses((status = 200, description = "Open court availability", body = [CourtAvailability])))]

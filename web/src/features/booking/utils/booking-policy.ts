@@ -4,11 +4,10 @@
  * `cancellation_window_minutes`); people read "2 hours", "24 hours", "3 days".
  */
 
-/** The four limits, as GET /coach/policy answers them. */
-export type PolicyLimits = Record<
-  'min_notice_minutes' | 'max_advance_days' | 'response_window_minutes' | 'cancellation_window_minutes',
-  number
->;
+import type { Schemas } from '@/lib/api-types';
+
+/** The four limits, as GET /coach/policy answers them and PUT /coach/policy takes them. */
+export type PolicyLimits = Schemas['BookingPolicy'];
 
 /** What a coach gets until they set their own (issue 16). */
 export const DEFAULT_POLICY: PolicyLimits = {

@@ -15,6 +15,7 @@ const location = (overrides: Partial<GymLocation> = {}): GymLocation => ({
   state: 'TX',
   latitude: null,
   longitude: null,
+  time_zone: 'America/Chicago',
   ...overrides,
 });
 
@@ -42,6 +43,10 @@ const open = (overrides: Partial<CourtAvailability> = {}): CourtAvailability => 
   is_reserved: false,
   location_name: 'Main Hall',
   court_name: 'Court A',
+  time_zone: 'America/Chicago',
+  starts_at: '2025-03-13T14:00:00Z',
+  ends_at: '2025-03-13T15:00:00Z',
+  reservation_id: null,
   ...overrides,
 });
 
@@ -57,6 +62,10 @@ const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservatio
   start_time: '09:00',
   end_time: '10:00',
   status: 'pending',
+  time_zone: 'America/Chicago',
+  starts_at: '2025-03-13T14:00:00Z',
+  ends_at: '2025-03-13T15:00:00Z',
+  cancellation_reason: null,
   ...overrides,
 });
 

@@ -77,6 +77,11 @@ function ReservationItem({ reservation }: { reservation: CourtReservation }) {
             {timeRange(reservation)}
           </span>
         </p>
+        {reservation.status === 'cancelled' && reservation.cancellation_reason ? (
+          <p className="text-muted-foreground" data-testid="cancellation-note">
+            Reason: {reservation.cancellation_reason}
+          </p>
+        ) : null}
       </div>
       {reservation.status === 'pending' ? (
         <Button

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use platform::balance::{Balanced, Options};
-use proto::coaching::v1::{GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
+use platform::instants::Zone;
+use proto::coaching::v1::{BookingPolicy, GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
 use tonic::{
     Code, Request,
     metadata::{AsciiMetadataValue, MetadataValue},
@@ -19,7 +20,7 @@ use tonic_health::pb::{
 };
 
 use crate::{
-    domain::{CoachId, Slot, SlotId, SlotWhen, parse_time},
+    domain::{CoachId, Policy, Slot, SlotId, SlotWhen, parse_time},
     error::Error,
 };
 
@@ -135,7 +136,27 @@ fn slot_from_proto(response: GetSlotResponse) -> Result<Slot, Error> {
         start_time: parse_time(&slot.start_time).ok_or_else(|| unreadable("a malformed start_time"))?,
         end_time: parse_time(&slot.end_time).ok_or_else(|| unreadable("a malformed end_time"))?,
         location_name: response.location_name.unwrap_or_default(),
+        time_zone: zone(&response.time_zone).ok_or_else(|| unreadable("an unknown time zone"))?,
+        policy: response.policy.map(policy).unwrap_or_default(),
     })
+}
+
+/// The slot's zone; a coaching-svc that sends none (one from before zones were kept) means UTC.
+fn zone(name: &str) -> Option<Zone> {
+    match name.trim() {
+        "" => Some(Zone::UTC),
+        name => name.parse().ok(),
+    }
+}
+
+/// The coach's policy as coaching-svc sends it (absent: the defaults).
+fn policy(p: BookingPolicy) -> Policy {
+    Policy::from_minutes(
+        i64::from(p.min_notice_minutes),
+        i64::from(p.max_advance_days),
+        i64::from(p.response_window_minutes),
+        i64::from(p.cancellation_window_minutes),
+    )
 }
 
 /// The caller's `authorization` metadata, to forward as it came.

@@ -23,6 +23,10 @@ pub struct Config {
     pub coaching_timeout: Duration,
     /// How often a host name in `COACHING_URL` is resolved again (`GRPC_RESOLVE_INTERVAL_MS`).
     pub grpc_resolve_interval: Duration,
+    /// How often the scheduler looks for bookings due to expire or complete
+    /// (`SCHEDULER_INTERVAL_MS`, default 5000): a timed transition is applied this long after its
+    /// due time at the latest, plus the tick's own work.
+    pub scheduler_interval: Duration,
 }
 
 impl Config {
@@ -38,6 +42,7 @@ impl Config {
             coaching_url: env.or("COACHING_URL", "http://127.0.0.1:50052"),
             coaching_timeout: Duration::from_millis(env.parsed("COACHING_TIMEOUT_MS", 2000)),
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
+            scheduler_interval: Duration::from_millis(env.parsed("SCHEDULER_INTERVAL_MS", 5000)),
         };
         env.finish()?;
         Ok(config)

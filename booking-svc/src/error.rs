@@ -16,6 +16,10 @@ pub enum Error {
     /// answers 409).
     #[error("{0}")]
     Transition(String),
+    /// A booking the clock or the coach's policy does not allow now: a session that has started,
+    /// one too soon or too far ahead (FailedPrecondition; the gateway answers 409).
+    #[error("{0}")]
+    Refused(String),
     #[error("{0}")]
     Forbidden(String),
     /// A service this one depends on is down or too slow.
@@ -33,7 +37,7 @@ impl From<Error> for Status {
             Error::Invalid(m) => Status::invalid_argument(m),
             Error::NotFound(m) => Status::not_found(m),
             Error::Conflict(m) => Status::already_exists(m),
-            Error::Transition(m) => Status::failed_precondition(m),
+            Error::Transition(m) | Error::Refused(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
             Error::Unavailable(m) => Status::unavailable(m),
             Error::Database(e) => platform::database::status(&e, "booking"),

@@ -1,17 +1,20 @@
 //! What booking does when identity says a user is gone or changed role: the bookings they held in
-//! that role are cancelled, so their slots are free again. Each event is applied once: its id is
+//! that role are cancelled (by that side, with the reason), so their slots are free again, and
+//! each cancel leaves as a `booking_cancelled` event. Each event is applied once: its id is
 //! recorded in `booking.processed_event` in the same transaction as its effect.
 
+use chrono::{DateTime, Utc};
 use platform::{
     auth::Role,
     events::{Envelope, Event},
 };
-use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::{
     domain::{ClientId, CoachId},
     error::Error,
+    facts::envelope_of,
+    lifecycle::Lifecycle,
     store,
 };
 
@@ -43,21 +46,41 @@ pub fn closes(event: &Event) -> Option<Closes> {
     }
 }
 
-/// Applies one event, at most once whatever how often it is delivered.
-pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
+/// Why the bookings an event closes were cancelled, as their other side reads it.
+fn reason(event: &Event, closes: Closes) -> &'static str {
+    match (event, closes) {
+        (Event::UserDeleted { .. }, Closes::OfClient(_)) => "the client's account was closed",
+        (Event::UserDeleted { .. }, Closes::WithCoach(_)) => "the coach's account was closed",
+        (_, Closes::OfClient(_)) => "the client's account is no longer a client account",
+        (_, Closes::WithCoach(_)) => "the coach's account is no longer a coach account",
+    }
+}
+
+/// Applies one event at `now`, at most once whatever how often it is delivered.
+pub async fn apply(lifecycle: &Lifecycle, envelope: Envelope, now: DateTime<Utc>) -> Result<(), Error> {
     let Some(closes) = closes(&envelope.event) else {
         return Ok(());
     };
-    let mut tx = db.begin().await?;
+    let reason = reason(&envelope.event, closes);
+    let mut tx = lifecycle.db().begin().await?;
     if !store::mark_event_processed(&mut *tx, envelope.event_id).await? {
         return Ok(());
     }
     let cancelled = match closes {
-        Closes::OfClient(client_id) => store::cancel_open_bookings_of_client(&mut *tx, client_id).await?,
-        Closes::WithCoach(coach_id) => store::cancel_open_bookings_with_coach(&mut *tx, coach_id).await?,
+        Closes::OfClient(client_id) => {
+            store::cancel_open_bookings_of_client(&mut tx, client_id, reason, now).await?
+        }
+        Closes::WithCoach(coach_id) => {
+            store::cancel_open_bookings_with_coach(&mut tx, coach_id, reason, now).await?
+        }
     };
+    let events = cancelled.iter().map(envelope_of).collect::<Result<Vec<_>, _>>()?;
+    store::record_events(&mut tx, &events).await?;
     tx.commit().await?;
-    tracing::info!(event_id = %envelope.event_id, ?closes, cancelled, "event applied");
+    if !events.is_empty() {
+        lifecycle.wake_relay();
+    }
+    tracing::info!(event_id = %envelope.event_id, ?closes, cancelled = cancelled.len(), "event applied");
     Ok(())
 }
 

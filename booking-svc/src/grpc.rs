@@ -1,7 +1,10 @@
 //! The booking.v1 service: proto → domain → store → proto, nothing else.
 
-use chrono::Utc;
-use platform::auth::{self, Caller, Role};
+use platform::{
+    auth::{self, Caller, Role},
+    clock::SharedClock,
+    instants::rfc3339,
+};
 use proto::booking::v1::{self as pb, booking_server};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
@@ -9,11 +12,9 @@ use uuid::Uuid;
 
 use crate::{
     coaching,
-    domain::{
-        Action, Booking, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, Status as BookingStatus,
-        format_time,
-    },
+    domain::{Action, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, format_time, parse_reason},
     error::Error,
+    lifecycle::Lifecycle,
     slots::Slots,
     store::{self, BookingRow, NewBooking},
 };
@@ -21,9 +22,13 @@ use crate::{
 /// The state every RPC shares.
 #[derive(Clone)]
 pub struct BookingService {
+    /// For reads; every write goes through `lifecycle`.
     pub db: PgPool,
+    pub lifecycle: Lifecycle,
     /// coaching's slots, remembered while they are current.
     pub slots: Slots,
+    /// Where "now" comes from.
+    pub clock: SharedClock,
 }
 
 impl From<BookingRow> for pb::BookingRecord {
@@ -39,9 +44,13 @@ impl From<BookingRow> for pb::BookingRecord {
             location_name: row.location_name,
             status: row.status,
             payment_status: row.payment_status,
-            created_at: row.created_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            // Placeholders until bookings keep their zone and instants (issue 16).
-            ..Default::default()
+            created_at: rfc3339(row.created_at),
+            time_zone: row.time_zone,
+            starts_at: rfc3339(row.starts_at),
+            ends_at: rfc3339(row.ends_at),
+            late_cancellation: row.late_cancellation,
+            cancelled_by: row.cancelled_by,
+            cancellation_reason: row.cancellation_reason,
         }
     }
 }
@@ -75,29 +84,21 @@ fn coach<T>(request: &Request<T>, doing: &str) -> Result<CoachId, Status> {
 }
 
 impl BookingService {
-    /// Approve, deny or cancel: one conditional UPDATE; only when it changed nothing is the
-    /// booking read, to say why.
-    async fn moves(&self, booking_id: BookingId, by: Party, action: Action) -> Result<BookingRow, Error> {
-        if let Some(row) = store::transition(&self.db, booking_id, by, action).await? {
-            return Ok(row);
-        }
-        let row = store::booking_by_id(&self.db, booking_id)
-            .await?
-            .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
-        let booking = Booking {
-            client_id: ClientId(row.client_id),
-            coach_id: CoachId(row.coach_id),
-            status: row.status.parse::<BookingStatus>()?,
-        };
-        booking.apply(action, by)?;
-        Err(changed_meanwhile())
+    /// A person's move on a booking, now.
+    async fn moves(
+        &self,
+        booking_id: &str,
+        by: Party,
+        action: Action,
+        reason: Option<String>,
+    ) -> Result<BookingRow, Status> {
+        let booking_id = BookingId::parse(booking_id)?;
+        let reason = parse_reason(reason)?;
+        Ok(self
+            .lifecycle
+            .act(booking_id, by, action, reason, self.clock.now())
+            .await?)
     }
-}
-
-/// The conditional UPDATE refused a move the booking as read afterwards allows: it changed in
-/// between (statuses never return to pending, so this is a lost race).
-fn changed_meanwhile() -> Error {
-    Error::Transition("this booking changed while you were acting on it; please reload and try again".into())
 }
 
 #[tonic::async_trait]
@@ -111,24 +112,35 @@ impl booking_server::Booking for BookingService {
         let r = request.into_inner();
         let coach_id = CoachId::parse(&r.coach_id)?;
         let slot_id = SlotId::parse(&r.slot_id)?;
-        let date = BookingDate::parse(&r.booking_date, Utc::now())?;
+        let date = BookingDate::parse(&r.booking_date)?;
 
         let slot = self.slots.slot(slot_id, authorization).await?;
-        slot.check_bookable(coach_id, date)?;
+        let session = slot.session(coach_id, date)?;
+        // "Now" is read after the slot, which may have taken a while to come.
+        let now = self.clock.now();
+        slot.policy.check_bookable(&session, now)?;
 
-        let row = store::insert_booking(
-            &self.db,
-            &NewBooking {
-                client_id,
-                coach_id,
-                slot_id,
-                booking_date: date.get(),
-                start_time: slot.start_time,
-                end_time: slot.end_time,
-                location_name: &slot.location_name,
-            },
-        )
-        .await?;
+        let time_zone = session.time_zone.to_string();
+        let booking = NewBooking {
+            // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
+            // index instead of on a random page of it.
+            booking_id: BookingId(Uuid::now_v7()),
+            client_id,
+            coach_id,
+            slot_id,
+            booking_date: session.date,
+            start_time: session.start_time,
+            end_time: session.end_time,
+            location_name: &slot.location_name,
+            time_zone: &time_zone,
+            starts_at: session.starts_at,
+            ends_at: session.ends_at,
+            created_at: now,
+            expires_at: slot.policy.expires_at(now, session.starts_at),
+            cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
+                .unwrap_or(i32::MAX),
+        };
+        let row = self.lifecycle.create(&booking, now).await?;
         tracing::info!(booking_id = %row.booking_id, %coach_id, %slot_id, date = %date.get(), "booking made");
         Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
     }
@@ -158,9 +170,9 @@ impl booking_server::Booking for BookingService {
         request: Request<pb::CancelBookingRequest>,
     ) -> Result<Response<pb::CancelBookingResponse>, Status> {
         let client_id = client(&request, "cancel a booking")?;
-        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
+        let r = request.into_inner();
         let row = self
-            .moves(booking_id, Party::Client(client_id), Action::Cancel)
+            .moves(&r.booking_id, Party::Client(client_id), Action::Cancel, r.reason)
             .await?;
         Ok(Response::new(pb::CancelBookingResponse { booking: one(row) }))
     }
@@ -170,9 +182,13 @@ impl booking_server::Booking for BookingService {
         request: Request<pb::ApproveBookingRequest>,
     ) -> Result<Response<pb::ApproveBookingResponse>, Status> {
         let coach_id = coach(&request, "approve a booking")?;
-        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
         let row = self
-            .moves(booking_id, Party::Coach(coach_id), Action::Approve)
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::Approve,
+                None,
+            )
             .await?;
         Ok(Response::new(pb::ApproveBookingResponse { booking: one(row) }))
     }
@@ -182,9 +198,13 @@ impl booking_server::Booking for BookingService {
         request: Request<pb::DenyBookingRequest>,
     ) -> Result<Response<pb::DenyBookingResponse>, Status> {
         let coach_id = coach(&request, "deny a booking")?;
-        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
         let row = self
-            .moves(booking_id, Party::Coach(coach_id), Action::Deny)
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::Deny,
+                None,
+            )
             .await?;
         Ok(Response::new(pb::DenyBookingResponse { booking: one(row) }))
     }
@@ -217,15 +237,36 @@ impl booking_server::Booking for BookingService {
 
     async fn coach_cancel_booking(
         &self,
-        _request: Request<pb::CoachCancelBookingRequest>,
+        request: Request<pb::CoachCancelBookingRequest>,
     ) -> Result<Response<pb::CoachCancelBookingResponse>, Status> {
-        Err(Status::unimplemented("a coach cannot cancel a booking yet"))
+        let coach_id = coach(&request, "cancel a session with a client")?;
+        let r = request.into_inner();
+        let row = self
+            .moves(
+                &r.booking_id,
+                Party::Coach(coach_id),
+                Action::CoachCancel,
+                r.reason,
+            )
+            .await?;
+        Ok(Response::new(pb::CoachCancelBookingResponse {
+            booking: one(row),
+        }))
     }
 
     async fn mark_no_show(
         &self,
-        _request: Request<pb::MarkNoShowRequest>,
+        request: Request<pb::MarkNoShowRequest>,
     ) -> Result<Response<pb::MarkNoShowResponse>, Status> {
-        Err(Status::unimplemented("no-shows are not recorded yet"))
+        let coach_id = coach(&request, "mark a booking no-show")?;
+        let row = self
+            .moves(
+                &request.get_ref().booking_id,
+                Party::Coach(coach_id),
+                Action::MarkNoShow,
+                None,
+            )
+            .await?;
+        Ok(Response::new(pb::MarkNoShowResponse { booking: one(row) }))
     }
 }

@@ -1,21 +1,28 @@
-//! booking-svc: clients book coach slots for a date, coaches approve or deny, clients cancel.
-//! A booking keeps a snapshot of the slot (times, location name) taken from coaching-svc when it
-//! is made. The database itself refuses a second active booking of one slot and date, and two
-//! overlapping active bookings of one coach on one date, however many replicas run.
+//! booking-svc: clients book coach slots for a date, coaches approve or deny, either side cancels,
+//! and the clock expires unanswered requests and completes sessions that took place
+//! ([`scheduler`]). A booking keeps a snapshot of the slot (times, location name, its place's time
+//! zone, the instants they stand for) taken from coaching-svc when it is made, and is checked
+//! against the coach's policy, which travels with the slot. The database itself refuses a second
+//! active booking of one slot and date, and two overlapping active bookings of one coach on one
+//! date, however many replicas run. Every change leaves as an event through booking's
+//! transactional outbox ([`platform::outbox`]).
 //!
 //! Names (coach_name, client_name) are not kept here: the gateway resolves them with
 //! identity.v1.GetUsers, one batch per list.
 //!
 //! `build` connects, migrates and binds on the shared host ([`platform::host`]);
-//! [`Host::run_until`] serves gRPC, the ops port and the consumer of identity's events until the
-//! shutdown future resolves.
+//! [`Host::run_until`] serves gRPC, the ops port, the consumer of identity's events, the outbox
+//! relay and the scheduler until the shutdown future resolves.
 
 mod coaching;
 mod config;
 mod domain;
 mod error;
 mod events;
+mod facts;
 mod grpc;
+mod lifecycle;
+pub mod scheduler;
 mod slots;
 mod store;
 
@@ -25,15 +32,18 @@ use anyhow::Context;
 use futures::FutureExt;
 use platform::{
     auth::TokenVerifier,
+    clock::SharedClock,
     events::Consumer,
     host::{Host, Pool, open_database},
     ops::ReadyNote,
+    outbox::Relay,
     redis_link::RedisLink,
     stamps::{self, Stamp},
 };
 use proto::booking::v1::booking_server::BookingServer;
 
 pub use config::Config;
+pub use scheduler::Scheduler;
 
 /// A built, bound, not yet serving booking-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
@@ -42,14 +52,23 @@ pub type Server = Host<BookingServer<grpc::BookingService>>;
 /// How long reading coaching's change stamp may take before the slot is asked for instead.
 const STAMP_TIMEOUT: Duration = Duration::from_millis(150);
 
+/// How long the outbox relay waits for Redis per operation.
+const RELAY_REDIS_LIMIT: Duration = Duration::from_secs(1);
+
 const POOL: Pool = Pool {
     max_connections: 16,
     acquire_timeout: Duration::from_secs(3),
 };
 
 /// Connects to PostgreSQL, applies the migrations, prepares the coaching-svc channel and binds
-/// both ports.
+/// both ports; "now" is the system's clock.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
+    build_with_clock(config, platform::clock::system()).await
+}
+
+/// [`build`], reading "now" from `clock` for every rule and the scheduler: tests move time with a
+/// [`platform::clock::ManualClock`] instead of sleeping.
+pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Result<Server> {
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let coaching = coaching::Coaching::connect_lazy(
         &config.coaching_url,
@@ -68,10 +87,21 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     slots.connect().await;
     let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "booking").await?;
     let note = coaching_unreachable(slots.coaching().clone());
+    let relay = Relay::new(
+        db.clone(),
+        RedisLink::new(&config.redis_url, RELAY_REDIS_LIMIT).context("REDIS_URL")?,
+        platform::events::stream_key(&config.redis_namespace),
+        store::OUTBOX,
+    );
+    let lifecycle = lifecycle::Lifecycle::new(db.clone(), relay.waker());
+    let scheduler = Scheduler::with(lifecycle.clone(), clock.clone());
     let service = BookingServer::new(grpc::BookingService {
         db: db.clone(),
+        lifecycle: lifecycle.clone(),
         slots,
+        clock: clock.clone(),
     });
+    let every = config.scheduler_interval;
     Ok(
         Host::bind(service, config.listen_addr, config.ops_addr, verifier, &db)
             .await?
@@ -79,8 +109,13 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
             .consume(
                 redis,
                 Consumer::new(&config.redis_namespace, "booking-svc"),
-                |db, envelope| async move { events::apply(&db, envelope).await },
-            ),
+                move |_db, envelope| {
+                    let (lifecycle, now) = (lifecycle.clone(), clock.now());
+                    async move { events::apply(&lifecycle, envelope, now).await }
+                },
+            )
+            .task("the outbox relay", |shutdown| relay.run(shutdown))
+            .task("the scheduler", move |shutdown| scheduler.run(every, shutdown)),
     )
 }
 

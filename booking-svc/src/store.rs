@@ -3,15 +3,20 @@
 //!
 //! Double booking is refused here, by the database: the partial unique index
 //! `booking_active_slot_key` and the exclusion constraint `booking_no_overlap_excl` (see the
-//! migration), mapped to [`Error::Conflict`] by constraint name.
+//! migrations), mapped to [`Error::Conflict`] by constraint name. Every change of a booking is
+//! written with its event ([`record_events`]) in one transaction.
 
-use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use platform::database::{Violation, violated};
-use sqlx::{PgExecutor, PgPool};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
+use platform::{
+    database::{Violation, violated},
+    events::Envelope,
+    outbox::Outbox,
+};
+use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::{
-    domain::{Action, BookingId, ClientId, CoachId, Party, SlotId, Status},
+    domain::{Booking, BookingId, ClientId, CoachId, SlotId, Status},
     error::Error,
 };
 
@@ -29,6 +34,29 @@ pub struct BookingRow {
     pub status: String,
     pub payment_status: String,
     pub created_at: DateTime<Utc>,
+    pub time_zone: String,
+    pub starts_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub cancellation_window_minutes: i32,
+    pub late_cancellation: bool,
+    pub cancelled_by: Option<String>,
+    pub cancellation_reason: Option<String>,
+}
+
+impl BookingRow {
+    /// The row as the lifecycle rules see it.
+    pub fn booking(&self) -> Result<Booking, Error> {
+        Ok(Booking {
+            client_id: ClientId(self.client_id),
+            coach_id: CoachId(self.coach_id),
+            status: self.status.parse()?,
+            starts_at: self.starts_at,
+            ends_at: self.ends_at,
+            expires_at: self.expires_at,
+            cancellation_window: Duration::minutes(i64::from(self.cancellation_window_minutes)),
+        })
+    }
 }
 
 /// The columns of [`BookingRow`], as a literal so statements stay `&'static str` (sqlx refuses
@@ -36,12 +64,16 @@ pub struct BookingRow {
 macro_rules! booking_columns {
     () => {
         "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, \
-         location_name, status, payment_status, created_at"
+         location_name, status, payment_status, created_at, time_zone, starts_at, ends_at, \
+         expires_at, cancellation_window_minutes, late_cancellation, cancelled_by, \
+         cancellation_reason"
     };
 }
 
-/// What a new booking holds: who, which slot on which date, and the slot's snapshot.
+/// What a new booking holds: who, which slot on which date, the slot's snapshot in its place's
+/// zone, and what of the coach's policy it keeps.
 pub struct NewBooking<'a> {
+    pub booking_id: BookingId,
     pub client_id: ClientId,
     pub coach_id: CoachId,
     pub slot_id: SlotId,
@@ -49,6 +81,12 @@ pub struct NewBooking<'a> {
     pub start_time: NaiveTime,
     pub end_time: NaiveTime,
     pub location_name: &'a str,
+    pub time_zone: &'a str,
+    pub starts_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub cancellation_window_minutes: i32,
 }
 
 const SLOT_TAKEN: &str = "booking_active_slot_key";
@@ -57,54 +95,50 @@ const OVERLAP: &str = "booking_no_overlap_excl";
 /// Two inserts that conflict on the exclusion constraint at the same instant can each wait for
 /// the other; PostgreSQL then aborts one of them with a deadlock, and retrying it meets the
 /// winner's committed row, which is an ordinary violation.
-fn is_deadlock(error: &sqlx::Error) -> bool {
-    error
+pub fn is_deadlock(error: &Error) -> bool {
+    matches!(error, Error::Database(e) if e
         .as_database_error()
-        .is_some_and(|e| e.code().as_deref() == Some("40P01"))
+        .is_some_and(|e| e.code().as_deref() == Some("40P01")))
 }
 
 /// Inserts a pending booking, or says the slot (or an overlapping time of that coach) is taken.
-pub async fn insert_booking(db: &PgPool, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
-    // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's index
-    // instead of on a random page of it.
-    let booking_id = Uuid::now_v7();
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        let result = sqlx::query_as::<_, BookingRow>(concat!(
-            "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
-                 start_time, end_time, location_name, status, payment_status)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending')
-             returning ",
-            booking_columns!()
-        ))
-        .bind(booking_id)
-        .bind(booking.client_id.0)
-        .bind(booking.coach_id.0)
-        .bind(booking.slot_id.0)
-        .bind(booking.booking_date)
-        .bind(booking.start_time)
-        .bind(booking.end_time)
-        .bind(booking.location_name)
-        .fetch_one(db)
-        .await;
-        match result {
-            Ok(row) => return Ok(row),
-            Err(e) if is_deadlock(&e) && attempts < 5 => continue,
-            Err(e) if violated(&e, Violation::Unique, SLOT_TAKEN) => {
-                return Err(Error::Conflict(
-                    "This slot is already booked for that date. Please choose another date or slot.".into(),
-                ));
-            }
-            Err(e) if violated(&e, Violation::Exclusion, OVERLAP) => {
-                return Err(Error::Conflict(
-                    "The coach already has a booking that overlaps this time on that date. \
-                     Please choose another date or slot."
-                        .into(),
-                ));
-            }
-            Err(e) => return Err(e.into()),
-        }
+pub async fn insert_booking(tx: &mut PgConnection, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
+    let result = sqlx::query_as::<_, BookingRow>(concat!(
+        "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
+             start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
+             ends_at, created_at, updated_at, expires_at, cancellation_window_minutes)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
+                 $13, $14)
+         returning ",
+        booking_columns!()
+    ))
+    .bind(booking.booking_id.0)
+    .bind(booking.client_id.0)
+    .bind(booking.coach_id.0)
+    .bind(booking.slot_id.0)
+    .bind(booking.booking_date)
+    .bind(booking.start_time)
+    .bind(booking.end_time)
+    .bind(booking.location_name)
+    .bind(booking.time_zone)
+    .bind(booking.starts_at)
+    .bind(booking.ends_at)
+    .bind(booking.created_at)
+    .bind(booking.expires_at)
+    .bind(booking.cancellation_window_minutes)
+    .fetch_one(tx)
+    .await;
+    match result {
+        Ok(row) => Ok(row),
+        Err(e) if violated(&e, Violation::Unique, SLOT_TAKEN) => Err(Error::Conflict(
+            "This slot is already booked for that date. Please choose another date or slot.".into(),
+        )),
+        Err(e) if violated(&e, Violation::Exclusion, OVERLAP) => Err(Error::Conflict(
+            "The coach already has a booking that overlaps this time on that date. \
+             Please choose another date or slot."
+                .into(),
+        )),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -140,57 +174,129 @@ pub async fn bookings_with_coach(
     .await?)
 }
 
-fn statuses(list: &[Status]) -> Vec<&'static str> {
-    list.iter().map(|s| s.as_str()).collect()
-}
-
-/// Applies a move in one conditional statement: the booking changes only if `by` is its coach
-/// (or client, as the move requires) and it is in a status the move starts from, so concurrent
-/// moves cannot both win. `None` when it did not change.
-pub async fn transition(
-    db: impl PgExecutor<'_>,
-    booking_id: BookingId,
-    by: Party,
-    action: Action,
-) -> Result<Option<BookingRow>, Error> {
-    let query = match by {
-        Party::Coach(coach_id) => sqlx::query_as::<_, BookingRow>(concat!(
-            "update booking.booking set status = $4, updated_at = now()
-             where booking_id = $1 and coach_id = $2 and status = any($3)
-             returning ",
-            booking_columns!()
-        ))
-        .bind(booking_id.0)
-        .bind(coach_id.0),
-        Party::Client(client_id) => sqlx::query_as::<_, BookingRow>(concat!(
-            "update booking.booking set status = $4, updated_at = now()
-             where booking_id = $1 and client_id = $2 and status = any($3)
-             returning ",
-            booking_columns!()
-        ))
-        .bind(booking_id.0)
-        .bind(client_id.0),
-    };
-    Ok(query
-        .bind(statuses(action.from()))
-        .bind(action.to().as_str())
-        .fetch_optional(db)
-        .await?)
-}
-
-/// One booking, when it exists.
-pub async fn booking_by_id(
-    db: impl PgExecutor<'_>,
-    booking_id: BookingId,
-) -> Result<Option<BookingRow>, Error> {
+/// One booking, locked until the transaction ends: a person's move and the scheduler's wait for
+/// each other, so each sees what the other did.
+pub async fn lock_booking(tx: &mut PgConnection, booking_id: BookingId) -> Result<Option<BookingRow>, Error> {
     Ok(sqlx::query_as::<_, BookingRow>(concat!(
         "select ",
         booking_columns!(),
-        " from booking.booking where booking_id = $1"
+        " from booking.booking where booking_id = $1 for update"
     ))
     .bind(booking_id.0)
-    .fetch_optional(db)
+    .fetch_optional(tx)
     .await?)
+}
+
+/// How a booking was cancelled, when it was.
+#[derive(Clone, Debug, Default)]
+pub struct Cancellation {
+    pub by: Option<&'static str>,
+    pub reason: Option<String>,
+    pub late: bool,
+}
+
+/// Moves one (locked) booking to `status`, recording how it was cancelled when it was.
+pub async fn set_status(
+    tx: &mut PgConnection,
+    booking_id: BookingId,
+    status: Status,
+    cancellation: &Cancellation,
+    now: DateTime<Utc>,
+) -> Result<BookingRow, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "update booking.booking
+         set status = $2, cancelled_by = $3, cancellation_reason = $4, late_cancellation = $5,
+             updated_at = $6
+         where booking_id = $1
+         returning ",
+        booking_columns!()
+    ))
+    .bind(booking_id.0)
+    .bind(status.as_str())
+    .bind(cancellation.by)
+    .bind(cancellation.reason.as_deref())
+    .bind(cancellation.late)
+    .bind(now)
+    .fetch_one(tx)
+    .await?)
+}
+
+/// Up to `limit` bookings whose next timed transition is due at `now`, earliest first, locked for
+/// this transaction; rows another transaction holds (another replica's claim, a person's move)
+/// are skipped, never waited for. Reads the partial index `booking_due_idx`.
+pub async fn claim_due(
+    tx: &mut PgConnection,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> Result<Vec<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "select ",
+        booking_columns!(),
+        " from booking.booking where due_at <= $1
+          order by due_at
+          limit $2
+          for update skip locked"
+    ))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(tx)
+    .await?)
+}
+
+/// The bookings of one coach on one date whose timed transition is due at `now`, locked: what a
+/// new booking of that date may be waiting for.
+pub async fn lock_due_of_coach_on(
+    tx: &mut PgConnection,
+    coach_id: CoachId,
+    date: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<Vec<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "select ",
+        booking_columns!(),
+        " from booking.booking
+          where coach_id = $1 and booking_date = $2 and due_at <= $3
+          for update"
+    ))
+    .bind(coach_id.0)
+    .bind(date)
+    .bind(now)
+    .fetch_all(tx)
+    .await?)
+}
+
+/// Moves the (locked) bookings still in `from` to `to`, in one statement.
+pub async fn set_statuses(
+    tx: &mut PgConnection,
+    booking_ids: &[Uuid],
+    from: Status,
+    to: Status,
+    now: DateTime<Utc>,
+) -> Result<Vec<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "update booking.booking set status = $3, updated_at = $4
+         where booking_id = any($1) and status = $2
+         returning ",
+        booking_columns!()
+    ))
+    .bind(booking_ids)
+    .bind(from.as_str())
+    .bind(to.as_str())
+    .bind(now)
+    .fetch_all(tx)
+    .await?)
+}
+
+/// booking's outbox table, relayed to the event stream by [`platform::outbox::Relay`].
+pub const OUTBOX: Outbox = Outbox::of("booking");
+
+/// Records events in the outbox, in order; call it in the transaction that makes the changes they
+/// describe.
+pub async fn record_events(tx: &mut PgConnection, envelopes: &[Envelope]) -> Result<(), Error> {
+    for envelope in envelopes {
+        OUTBOX.record(tx, envelope).await?;
+    }
+    Ok(())
 }
 
 /// Every booking, or those where `user_id` is the client or the coach.
@@ -243,32 +349,44 @@ pub async fn mark_event_processed(db: impl PgExecutor<'_>, event_id: Uuid) -> Re
     Ok(inserted == 1)
 }
 
-/// Cancels a client's pending and confirmed bookings; returns how many.
+/// Cancels a client's pending and confirmed bookings as `by` with `reason`; returns them.
 pub async fn cancel_open_bookings_of_client(
-    db: impl PgExecutor<'_>,
+    tx: &mut PgConnection,
     client_id: ClientId,
-) -> Result<u64, Error> {
-    Ok(sqlx::query(
-        "update booking.booking set status = 'cancelled', updated_at = now()
-         where client_id = $1 and status in ('pending', 'confirmed')",
-    )
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "update booking.booking
+         set status = 'cancelled', cancelled_by = 'client', cancellation_reason = $2, updated_at = $3
+         where client_id = $1 and status in ('pending', 'confirmed')
+         returning ",
+        booking_columns!()
+    ))
     .bind(client_id.0)
-    .execute(db)
-    .await?
-    .rows_affected())
+    .bind(reason)
+    .bind(now)
+    .fetch_all(tx)
+    .await?)
 }
 
-/// Cancels the pending and confirmed bookings with a coach; returns how many.
+/// Cancels the pending and confirmed bookings with a coach, with `reason`; returns them.
 pub async fn cancel_open_bookings_with_coach(
-    db: impl PgExecutor<'_>,
+    tx: &mut PgConnection,
     coach_id: CoachId,
-) -> Result<u64, Error> {
-    Ok(sqlx::query(
-        "update booking.booking set status = 'cancelled', updated_at = now()
-         where coach_id = $1 and status in ('pending', 'confirmed')",
-    )
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "update booking.booking
+         set status = 'cancelled', cancelled_by = 'coach', cancellation_reason = $2, updated_at = $3
+         where coach_id = $1 and status in ('pending', 'confirmed')
+         returning ",
+        booking_columns!()
+    ))
     .bind(coach_id.0)
-    .execute(db)
-    .await?
-    .rows_affected())
+    .bind(reason)
+    .bind(now)
+    .fetch_all(tx)
+    .await?)
 }

@@ -20,8 +20,8 @@ use crate::{
     error::ErrorBody,
     routes::Access,
     vocabulary::{
-        BookingStatus, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName, SignUpRole,
-        SkillLevel, SlotType,
+        BookingStatus, CancelledBy, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName,
+        SignUpRole, SkillLevel, SlotType,
     },
 };
 
@@ -39,13 +39,13 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
     tags(
         (name = "auth", description = "Accounts and sessions: register, sign in, the signed-in user, sign out."),
         (name = "coaching", description = "The public coach directory and its searches, coach profiles, coach locations and availability slots."),
-        (name = "booking", description = "A client books a coach's slot; the coach approves or denies; either side lists them."),
+        (name = "booking", description = "A client books a coach's slot; the coach approves or denies; either side cancels; unanswered requests expire and sessions complete on their own; the coach marks no-shows; either side lists them."),
         (name = "gym", description = "Gym profiles, locations, courts, court availability, and court reservations requested by coaches."),
         (name = "admin", description = "Platform statistics and user management, for admins."),
         (name = "client", description = "A client's own profile and profile picture."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
-                       BookingStatus, ReservationStatus, PaymentStatus)),
+                       BookingStatus, CancelledBy, ReservationStatus, PaymentStatus)),
     modifiers(&Bearer),
 )]
 struct ApiDoc;

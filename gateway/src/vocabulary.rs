@@ -65,15 +65,28 @@ pub enum CourtType {
     MultiPurpose,
 }
 
-/// Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
-/// client cancels it.
+/// Where a booking stands: pending until the coach approves (confirmed) or denies it, the client
+/// cancels it, or nobody answers it in time (expired); a confirmed booking is completed at its
+/// end, unless either side cancels it before it starts; the coach may mark a completed one
+/// no_show within 7 days of its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum BookingStatus {
     Pending,
     Confirmed,
     Denied,
     Cancelled,
+    Expired,
+    Completed,
+    NoShow,
+}
+
+/// Who cancelled a booking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CancelledBy {
+    Client,
+    Coach,
 }
 
 /// Where a court reservation stands: pending until the gym approves or denies it, the coach

@@ -1,17 +1,17 @@
 //! The date a client books for, and the wire formats of dates and times.
 
-use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
+use chrono::{NaiveDate, NaiveTime};
 
 use crate::error::Error;
 
-/// A real calendar date that is not in the past: `date >= (now_utc - 12h).date()`, because it is
-/// still that day somewhere (a person in Los Angeles in the evening can still pick their today).
+/// A real calendar date, as the client sends it. Whether the session on it is still ahead is
+/// decided on its instant, in the place's zone ([`super::Policy::check_bookable`]), not here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct BookingDate(NaiveDate);
 
 impl BookingDate {
-    /// Parses `YYYY-MM-DD` and refuses dates that do not exist or are already over everywhere.
-    pub fn parse(raw: &str, now: DateTime<Utc>) -> Result<Self, Error> {
+    /// Parses `YYYY-MM-DD` and refuses dates that do not exist.
+    pub fn parse(raw: &str) -> Result<Self, Error> {
         let raw = raw.trim();
         if raw.is_empty() {
             return Err(Error::Invalid("booking_date is required (YYYY-MM-DD)".into()));
@@ -21,12 +21,6 @@ impl BookingDate {
                 "booking_date {raw:?} is not a date: use YYYY-MM-DD with a day that exists in that month"
             ))
         })?;
-        let earliest = (now - Duration::hours(12)).date_naive();
-        if date < earliest {
-            return Err(Error::Invalid(format!(
-                "booking_date {date} is in the past; please choose today or a later date"
-            )));
-        }
         Ok(Self(date))
     }
 
@@ -66,49 +60,32 @@ pub fn format_time(time: NaiveTime) -> String {
 mod tests {
     use super::*;
 
-    fn at(rfc3339: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(rfc3339).unwrap().with_timezone(&Utc)
-    }
-
     #[test]
-    fn a_future_date_is_bookable() {
-        let date = BookingDate::parse("2026-03-02", at("2026-03-01T09:00:00Z")).unwrap();
+    fn a_date_parses_from_the_iso_form() {
+        let date = BookingDate::parse(" 2026-03-02 ").unwrap();
         assert_eq!(date.get(), NaiveDate::from_ymd_opt(2026, 3, 2).unwrap());
     }
 
     #[test]
-    fn today_in_utc_is_bookable() {
-        assert!(BookingDate::parse("2026-03-01", at("2026-03-01T23:59:00Z")).is_ok());
-    }
-
-    #[test]
-    fn yesterday_in_utc_is_still_bookable_in_the_first_twelve_hours_of_today() {
-        // 06:00 UTC is 22:00 the evening before in Los Angeles.
-        assert!(BookingDate::parse("2026-02-28", at("2026-03-01T06:00:00Z")).is_ok());
-    }
-
-    #[test]
-    fn yesterday_is_refused_once_it_is_over_everywhere() {
-        let error = BookingDate::parse("2026-02-28", at("2026-03-01T12:00:01Z")).unwrap_err();
-        assert!(error.to_string().contains("in the past"), "{error}");
+    fn a_missing_date_is_required() {
+        let error = BookingDate::parse("  ").unwrap_err();
+        assert_eq!(error.to_string(), "booking_date is required (YYYY-MM-DD)");
     }
 
     #[test]
     fn february_the_thirtieth_does_not_exist() {
-        let error = BookingDate::parse("2026-02-30", at("2026-01-01T00:00:00Z")).unwrap_err();
+        let error = BookingDate::parse("2026-02-30").unwrap_err();
         assert!(error.to_string().contains("YYYY-MM-DD"), "{error}");
     }
 
     #[test]
     fn a_leap_day_exists_only_in_leap_years() {
-        let now = at("2026-01-01T00:00:00Z");
-        assert!(BookingDate::parse("2028-02-29", now).is_ok());
-        assert!(BookingDate::parse("2027-02-29", now).is_err());
+        assert!(BookingDate::parse("2028-02-29").is_ok());
+        assert!(BookingDate::parse("2027-02-29").is_err());
     }
 
     #[test]
     fn only_the_strict_iso_form_is_a_date() {
-        let now = at("2026-01-01T00:00:00Z");
         for raw in [
             "2026-3-05",
             "05/03/2026",
@@ -117,7 +94,7 @@ mod tests {
             "",
             "tomorrow",
         ] {
-            assert!(BookingDate::parse(raw, now).is_err(), "{raw:?}");
+            assert!(BookingDate::parse(raw).is_err(), "{raw:?}");
         }
     }
 

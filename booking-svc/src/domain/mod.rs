@@ -1,12 +1,17 @@
 //! booking's rules, free of sqlx and tonic: typed ids, what a bookable date is, whether a date
-//! fits a slot, and which party may move a booking from which status to which.
+//! fits a slot, a session's instants in its place's zone, the coach's policy, and who (or the
+//! clock) may move a booking from which status to which.
 
 mod booking;
 mod date;
 mod ids;
+mod policy;
+mod session;
 mod slot;
 
-pub use booking::{Action, Booking, Party, Status};
+pub use booking::{Action, Booking, Party, Status, Timed, parse_reason};
 pub use date::{BookingDate, format_time, parse_time};
 pub use ids::{BookingId, ClientId, CoachId, SlotId};
+pub use policy::Policy;
+pub use session::Session;
 pub use slot::{Slot, SlotWhen};

@@ -1,8 +1,9 @@
 //! A coach's availability slot as booking sees it (coaching-svc owns it), and whether a date fits.
 
 use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
+use platform::instants::Zone;
 
-use super::{BookingDate, CoachId, SlotId, date::parse_date};
+use super::{BookingDate, CoachId, Policy, Session, SlotId, date::parse_date};
 use crate::error::Error;
 
 /// When a slot happens.
@@ -43,7 +44,7 @@ impl SlotWhen {
     }
 }
 
-/// A slot with what a booking snapshots of it.
+/// A slot with what a booking snapshots of it, and the coach's policy it is booked under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub slot_id: SlotId,
@@ -53,15 +54,20 @@ pub struct Slot {
     pub end_time: NaiveTime,
     /// Empty when the slot has no location.
     pub location_name: String,
+    /// The zone of its place (its location's, or the coach profile's when it has none).
+    pub time_zone: Zone,
+    pub policy: Policy,
 }
 
 impl Slot {
-    /// Ok when a client may ask `coach_id` for this slot on `date`.
-    pub fn check_bookable(&self, coach_id: CoachId, date: BookingDate) -> Result<(), Error> {
+    /// The session of this slot on `date` a client may ask `coach_id` for (whether it may be
+    /// booked now is the policy's question).
+    pub fn session(&self, coach_id: CoachId, date: BookingDate) -> Result<Session, Error> {
         if self.coach_id != coach_id {
             return Err(Error::Invalid("this slot does not belong to that coach".into()));
         }
-        self.when.check_fits(date.get())
+        self.when.check_fits(date.get())?;
+        Session::at(self.time_zone, date.get(), self.start_time, self.end_time)
     }
 }
 
@@ -80,7 +86,7 @@ pub fn day_name(day: Weekday) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use chrono::{TimeZone, Utc};
+    use platform::instants::rfc3339;
     use uuid::Uuid;
 
     use super::*;
@@ -97,6 +103,8 @@ mod tests {
             start_time: NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
             end_time: NaiveTime::from_hms_opt(10, 0, 0).unwrap(),
             location_name: String::new(),
+            time_zone: "America/Chicago".parse().unwrap(),
+            policy: Policy::default(),
         }
     }
 
@@ -158,10 +166,20 @@ mod tests {
     fn a_slot_of_another_coach_is_not_bookable_with_this_one() {
         let owner = CoachId(Uuid::new_v4());
         let slot = slot(owner, SlotWhen::Weekly(Weekday::Mon));
-        let now = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
-        let monday = BookingDate::parse("2026-03-02", now).unwrap();
-        assert!(slot.check_bookable(owner, monday).is_ok());
-        let error = slot.check_bookable(CoachId(Uuid::new_v4()), monday).unwrap_err();
+        let monday = BookingDate::parse("2026-03-02").unwrap();
+        assert!(slot.session(owner, monday).is_ok());
+        let error = slot.session(CoachId(Uuid::new_v4()), monday).unwrap_err();
         assert_eq!(error.to_string(), "this slot does not belong to that coach");
+    }
+
+    #[test]
+    fn a_slot_s_session_is_its_times_on_that_date_in_its_place_s_zone() {
+        let slot = slot(CoachId(Uuid::new_v4()), SlotWhen::Weekly(Weekday::Mon));
+        let session = slot
+            .session(slot.coach_id, BookingDate::parse("2026-03-02").unwrap())
+            .unwrap();
+        assert_eq!(rfc3339(session.starts_at), "2026-03-02T15:00:00Z");
+        assert_eq!(rfc3339(session.ends_at), "2026-03-02T16:00:00Z");
+        assert_eq!(session.time_zone.name(), "America/Chicago");
     }
 }

@@ -115,8 +115,8 @@ async fn a_past_date_is_refused() {
 
     let refused = app.book(&client, coach.id, &slot_id, past_monday).await;
 
-    let detail = expect_code(refused, Code::InvalidArgument);
-    assert!(detail.contains("in the past"), "{detail}");
+    let detail = expect_code(refused, Code::FailedPrecondition);
+    assert!(detail.contains("has already started or is over"), "{detail}");
 }
 
 #[tokio::test]

@@ -1,11 +1,12 @@
 //! Starts coaching-svc and booking-svc against a fresh database and offers typed helpers; the
 //! tests keep their assertions in view.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use chrono::{Datelike, NaiveDate, Utc, Weekday};
 use platform::{
     auth::{Role, TokenSigner},
+    clock::ManualClock,
     redis_link::RedisLink,
     stamps::{self, Stamp},
     testing::{self, POSTGRES, Processes, REDIS_URL, StatementCounter, any_port},
@@ -34,6 +35,8 @@ pub struct TestApp {
     pub db: PgPool,
     pub redis_namespace: String,
     pub ops_port: u16,
+    /// booking-svc's clock: it stands still (at the time the app started) until a test moves it.
+    pub clock: ManualClock,
     /// Counts the statements booking-svc sends PostgreSQL.
     statements: StatementCounter,
     /// Counts the statements coaching-svc sends PostgreSQL (when it runs).
@@ -43,17 +46,23 @@ pub struct TestApp {
 }
 
 impl TestApp {
-    /// coaching-svc and booking-svc on one fresh database.
+    /// coaching-svc and booking-svc on one fresh database; booking's scheduler ticks every 50 ms.
     pub async fn spawn() -> TestApp {
-        Self::start(true).await
+        Self::start(true, TICK).await
     }
 
     /// booking-svc alone, its COACHING_URL pointing at a port nobody listens on.
     pub async fn spawn_without_coaching() -> TestApp {
-        Self::start(false).await
+        Self::start(false, TICK).await
     }
 
-    async fn start(with_coaching: bool) -> TestApp {
+    /// coaching-svc and booking-svc whose own scheduler ticks once, at start, and then not for an
+    /// hour: the test runs schedulers of its own ([`TestApp::scheduler`]).
+    pub async fn spawn_with_idle_scheduler() -> TestApp {
+        Self::start(true, Duration::from_secs(3600)).await
+    }
+
+    async fn start(with_coaching: bool, scheduler_interval: Duration) -> TestApp {
         let database_url = testing::fresh_database("booking").await;
         let redis_namespace = testing::namespace("t-booking");
         let redis_url = REDIS_URL.to_owned();
@@ -92,23 +101,28 @@ impl TestApp {
         let statements = StatementCounter::start(POSTGRES)
             .await
             .expect("the statement counter");
-        let booking = booking_svc::build(booking_svc::Config {
-            // Through the counter, so a test can count what booking-svc asks PostgreSQL.
-            database_url: statements.url(&database_url),
-            listen_addr: any_port(),
-            ops_addr: any_port(),
-            jwt_public_key: public,
-            redis_url,
-            redis_namespace: redis_namespace.clone(),
-            coaching_url: match &coaching {
-                Ok(port) => format!("http://127.0.0.1:{port}"),
-                Err(closed) => closed.clone(),
+        let clock = ManualClock::at(Utc::now());
+        let booking = booking_svc::build_with_clock(
+            booking_svc::Config {
+                // Through the counter, so a test can count what booking-svc asks PostgreSQL.
+                database_url: statements.url(&database_url),
+                listen_addr: any_port(),
+                ops_addr: any_port(),
+                jwt_public_key: public,
+                redis_url,
+                redis_namespace: redis_namespace.clone(),
+                coaching_url: match &coaching {
+                    Ok(port) => format!("http://127.0.0.1:{port}"),
+                    Err(closed) => closed.clone(),
+                },
+                // Generous: the machines tests run on are shared and busy; the deadline itself is
+                // not what these tests are about.
+                coaching_timeout: Duration::from_secs(15),
+                grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+                scheduler_interval,
             },
-            // Generous: the machines tests run on are shared and busy; the deadline itself is
-            // not what these tests are about.
-            coaching_timeout: Duration::from_secs(15),
-            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
-        })
+            Arc::new(clock.clone()),
+        )
         .await
         .expect("booking-svc builds");
         let (booking_port, ops_port) = (booking.port(), booking.ops_port());
@@ -127,11 +141,61 @@ impl TestApp {
                 .expect("connect to the test database"),
             redis_namespace,
             ops_port,
+            clock,
             statements,
             coaching_statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
             _processes: processes,
         }
+    }
+
+    /// Another scheduler of this app's bookings, as another replica would run, on the same clock.
+    pub fn scheduler(&self) -> booking_svc::Scheduler {
+        booking_svc::Scheduler::new(self.db.clone(), Arc::new(self.clock.clone()))
+    }
+
+    /// Moves booking-svc's clock by `by` and waits until its scheduler has ticked at the new time
+    /// at least once.
+    pub async fn advance(&self, by: chrono::Duration) {
+        self.clock.advance(by);
+        tokio::time::sleep(TICK * 4).await;
+    }
+
+    /// Waits (a few seconds at most) until the booking's stored status is `status`.
+    pub async fn wait_for_status(&self, booking_id: &str, status: &str) {
+        for _ in 0..200 {
+            if self.status_of(booking_id).await == status {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert_eq!(self.status_of(booking_id).await, status, "booking {booking_id}");
+    }
+
+    /// The types of the events in booking's outbox about `booking_id`, in the order written.
+    pub async fn events_of(&self, booking_id: &str) -> Vec<String> {
+        sqlx::query_scalar::<_, String>(
+            "select payload->>'type' from booking.outbox
+             where payload->'booking'->>'booking_id' = $1 order by seq",
+        )
+        .bind(booking_id)
+        .fetch_all(&self.db)
+        .await
+        .unwrap()
+    }
+
+    /// The whole outbox event about `booking_id` of type `kind` (the last one).
+    pub async fn event_of(&self, booking_id: &str, kind: &str) -> serde_json::Value {
+        sqlx::query_scalar::<_, serde_json::Value>(
+            "select payload from booking.outbox
+             where payload->'booking'->>'booking_id' = $1 and payload->>'type' = $2
+             order by seq desc limit 1",
+        )
+        .bind(booking_id)
+        .bind(kind)
+        .fetch_one(&self.db)
+        .await
+        .unwrap()
     }
 
     /// How many statements coaching-svc has sent PostgreSQL so far.
@@ -234,6 +298,50 @@ impl TestApp {
             .location_id
     }
 
+    /// A location of `coach` in the IANA zone `time_zone`; returns its id.
+    pub async fn location_in(&self, coach: &User, name: &str, time_zone: &str) -> String {
+        self.coaching
+            .clone()
+            .create_location(as_user(
+                coach,
+                cpb::CreateLocationRequest {
+                    name: name.into(),
+                    address: "1 Main St".into(),
+                    court_number: "1".into(),
+                    city: "Somewhere".into(),
+                    state: "TX".into(),
+                    latitude: None,
+                    longitude: None,
+                    time_zone: Some(time_zone.into()),
+                },
+            ))
+            .await
+            .expect("coaching-svc creates the location")
+            .into_inner()
+            .location
+            .unwrap()
+            .location_id
+    }
+
+    /// Sets `coach`'s booking policy through coaching-svc (minutes, days, minutes, minutes).
+    pub async fn set_policy(&self, coach: &User, min_notice: i32, max_days: i32, respond: i32, cancel: i32) {
+        self.coaching
+            .clone()
+            .update_booking_policy(as_user(
+                coach,
+                cpb::UpdateBookingPolicyRequest {
+                    policy: Some(cpb::BookingPolicy {
+                        min_notice_minutes: min_notice,
+                        max_advance_days: max_days,
+                        response_window_minutes: respond,
+                        cancellation_window_minutes: cancel,
+                    }),
+                },
+            ))
+            .await
+            .expect("coaching-svc sets the policy");
+    }
+
     pub async fn delete_slot(&self, coach: &User, slot_id: &str) {
         self.coaching
             .clone()
@@ -322,14 +430,58 @@ impl TestApp {
     }
 
     pub async fn cancel(&self, client: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
+        self.cancel_because(client, booking_id, None).await
+    }
+
+    /// A client's cancel with a reason.
+    pub async fn cancel_because(
+        &self,
+        client: &User,
+        booking_id: &str,
+        reason: Option<&str>,
+    ) -> Result<pb::BookingRecord, Status> {
         let request = pb::CancelBookingRequest {
             booking_id: booking_id.into(),
-            reason: None,
+            reason: reason.map(Into::into),
         };
         Ok(self
             .booking
             .clone()
             .cancel_booking(as_user(client, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn coach_cancel(
+        &self,
+        coach: &User,
+        booking_id: &str,
+        reason: Option<&str>,
+    ) -> Result<pb::BookingRecord, Status> {
+        let request = pb::CoachCancelBookingRequest {
+            booking_id: booking_id.into(),
+            reason: reason.map(Into::into),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .coach_cancel_booking(as_user(coach, request))
+            .await?
+            .into_inner()
+            .booking
+            .unwrap())
+    }
+
+    pub async fn no_show(&self, coach: &User, booking_id: &str) -> Result<pb::BookingRecord, Status> {
+        let request = pb::MarkNoShowRequest {
+            booking_id: booking_id.into(),
+        };
+        Ok(self
+            .booking
+            .clone()
+            .mark_no_show(as_user(coach, request))
             .await?
             .into_inner()
             .booking
@@ -362,6 +514,14 @@ impl TestApp {
             .unwrap()
     }
 }
+
+/// An instant from RFC 3339.
+pub fn at(rfc3339: &str) -> chrono::DateTime<Utc> {
+    chrono::DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+}
+
+/// How often booking's own scheduler ticks in these tests.
+pub const TICK: Duration = Duration::from_millis(50);
 
 /// A request carrying `user`'s bearer token.
 pub fn as_user<T>(user: &User, message: T) -> Request<T> {

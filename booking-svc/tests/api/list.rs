@@ -82,14 +82,18 @@ async fn gyms_and_admins_have_no_bookings_list() {
 
 #[tokio::test]
 async fn a_coachs_500_bookings_come_back_from_one_statement() {
-    let app = TestApp::spawn().await;
+    // booking's own scheduler would tick beside the list; the outbox relay still polls each second.
+    let app = TestApp::spawn_with_idle_scheduler().await;
     let coach = app.coach();
     // 500 bookings by 50 clients on 500 dates, arranged in the database directly.
     sqlx::query(
         "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
-                                      start_time, end_time, location_name, status)
+                                      start_time, end_time, location_name, status, time_zone,
+                                      starts_at, ends_at, expires_at)
          select gen_random_uuid(), ('00000000-0000-4000-8000-' || lpad((i % 50)::text, 12, '0'))::uuid,
-                $1, gen_random_uuid(), current_date + i, '10:00', '11:00', 'Court ' || i, 'pending'
+                $1, gen_random_uuid(), current_date + i, '10:00', '11:00', 'Court ' || i, 'pending',
+                'UTC', (current_date + i) + time '10:00', (current_date + i) + time '11:00',
+                (current_date + i) + time '10:00'
          from generate_series(1, 500) i",
     )
     .bind(coach.id)
@@ -97,14 +101,16 @@ async fn a_coachs_500_bookings_come_back_from_one_statement() {
     .await
     .unwrap();
 
-    let before = app.statements_run();
-    let bookings = app.list(&coach).await.unwrap();
+    // The fewest statements over three lists: the relay's poll can only add to one of them.
+    let mut fewest = usize::MAX;
+    let mut bookings = Vec::new();
+    for _ in 0..3 {
+        let before = app.statements_run();
+        bookings = app.list(&coach).await.unwrap();
+        fewest = fewest.min(app.statements_run() - before);
+    }
 
-    assert_eq!(
-        app.statements_run() - before,
-        1,
-        "a coach's list is one statement"
-    );
+    assert_eq!(fewest, 1, "a coach's list is one statement");
     assert_eq!(bookings.len(), 500);
     assert!(bookings.windows(2).all(|w| w[0].booking_date < w[1].booking_date));
 }

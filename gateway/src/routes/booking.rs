@@ -1,6 +1,6 @@
 //! Booking routes: a client books a coach's slot, lists and cancels their bookings; a coach lists,
-//! approves and denies the bookings with them. Every answer carries both names, resolved from
-//! identity-svc in one batched call.
+//! approves and denies the bookings with them, cancels a confirmed one and marks a completed one
+//! no-show. Every answer carries both names, resolved from identity-svc in one batched call.
 
 use axum::{extract::State, http::StatusCode};
 use proto::booking::v1 as pb;
@@ -10,14 +10,15 @@ use utoipa::ToSchema;
 use crate::{
     call,
     error::ApiError,
-    extract::{Json, PathId, Session},
+    extract::{Json, OptionalJson, PathId, Session},
     names::{Names, named, named_one},
     state::AppState,
-    vocabulary::{BookingStatus, PaymentStatus},
+    vocabulary::{BookingStatus, CancelledBy, PaymentStatus},
 };
 
-/// A client's booking of a coach's slot on one date, with the slot's times and place as they were
-/// when it was booked.
+/// A client's booking of a coach's slot on one date, with the slot's times, place and time zone as
+/// they were when it was booked. `booking_date`, `start_time` and `end_time` are the place's wall
+/// clock; `starts_at` and `ends_at` are the same instants in UTC.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Booking {
     #[schema(format = Uuid)]
@@ -28,15 +29,27 @@ pub struct Booking {
     #[schema(format = Uuid)]
     pub client_id: String,
     pub client_name: String,
-    /// YYYY-MM-DD.
+    /// The coach's availability slot it books.
+    #[schema(format = Uuid)]
+    pub slot_id: String,
+    /// YYYY-MM-DD, on the place's calendar.
     #[schema(format = Date)]
     pub booking_date: String,
-    /// HH:MM.
+    /// HH:MM, on the place's clock.
     pub start_time: String,
-    /// HH:MM.
+    /// HH:MM, on the place's clock.
     pub end_time: String,
     /// Empty when the slot had no location.
     pub location_name: String,
+    /// The place's IANA time zone (`America/Chicago`): the location's, or the coach's when the slot
+    /// has no location; `UTC` for bookings made before zones were kept.
+    pub time_zone: String,
+    /// When the session starts: RFC 3339, UTC.
+    #[schema(format = DateTime)]
+    pub starts_at: String,
+    /// When the session ends: RFC 3339, UTC.
+    #[schema(format = DateTime)]
+    pub ends_at: String,
     #[schema(value_type = BookingStatus)]
     pub status: String,
     #[schema(value_type = PaymentStatus)]
@@ -44,6 +57,13 @@ pub struct Booking {
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The client cancelled this confirmed booking inside the coach's cancellation window.
+    pub late_cancellation: bool,
+    /// Who cancelled it; null unless it is cancelled.
+    #[schema(value_type = Option<CancelledBy>)]
+    pub cancelled_by: Option<String>,
+    /// Why, when the one who cancelled said so.
+    pub cancellation_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -59,6 +79,16 @@ pub struct BookingBody {
     pub booking_date: String,
 }
 
+/// An optional reason for a cancel; the request may have no body at all.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "I am ill; sorry."}))]
+pub struct CancelBody {
+    /// Shown to the other side (at most 500 characters); blank or null for none.
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
+}
+
 /// The users a booking names: its coach and its client.
 fn parties(b: &pb::BookingRecord) -> [String; 2] {
     [b.coach_id.clone(), b.client_id.clone()]
@@ -72,13 +102,20 @@ fn booking(b: pb::BookingRecord, names: &Names) -> Booking {
         booking_id: b.booking_id,
         coach_id: b.coach_id,
         client_id: b.client_id,
+        slot_id: b.slot_id,
         booking_date: b.booking_date,
         start_time: b.start_time,
         end_time: b.end_time,
         location_name: b.location_name,
+        time_zone: b.time_zone,
+        starts_at: b.starts_at,
+        ends_at: b.ends_at,
         status: b.status,
         payment_status: b.payment_status,
         created_at: b.created_at,
+        late_cancellation: b.late_cancellation,
+        cancelled_by: b.cancelled_by,
+        cancellation_reason: b.cancellation_reason,
     }
 }
 
@@ -91,11 +128,12 @@ async fn one(
     named_one(state, session, "booking", record, parties, booking).await
 }
 
-/// Book a coach's slot on a date (client). The booking starts pending.
+/// Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
+/// does not answer within their response window (or before it starts).
 #[utoipa::path(post, path = "/bookings", tag = "booking", request_body = BookingBody,
     responses((status = 201, description = "Booked, pending the coach's approval", body = Booking),
               (status = 404, description = "No such slot", body = crate::error::ErrorBody),
-              (status = 409, description = "The slot is already taken on that date", body = crate::error::ErrorBody)))]
+              (status = 409, description = "The slot is already taken on that date; or the session has started, starts sooner than the coach's minimum notice or further ahead than their maximum", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_booking(
     State(state): State<AppState>,
     session: Session,
@@ -131,26 +169,62 @@ pub(crate) async fn list_bookings(
     Ok(axum::Json(bookings.await?))
 }
 
-/// Cancel one of the client's own pending or confirmed bookings.
+/// Cancel one of the client's own pending or confirmed bookings before it starts, with an
+/// optional reason (the body may be left out). A confirmed booking cancelled inside the coach's
+/// cancellation window is recorded with `late_cancellation: true`.
 #[utoipa::path(patch, path = "/bookings/{booking_id}/cancel", tag = "booking",
+    request_body = Option<CancelBody>,
     params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
     responses((status = 200, description = "Cancelled", body = Booking),
-              (status = 409, description = "The booking has moved on (no longer pending, or already decided)", body = crate::error::ErrorBody)))]
+              (status = 409, description = "The booking has moved on (no longer pending or confirmed), or the session has started", body = crate::error::ErrorBody)))]
 pub(crate) async fn cancel_booking(
     State(state): State<AppState>,
     session: Session,
     PathId(booking_id): PathId,
+    OptionalJson(body): OptionalJson<CancelBody>,
 ) -> Result<axum::Json<Booking>, ApiError> {
-    let reply = call::write!(
-        state,
-        booking.cancel_booking,
-        Some(&session),
-        pb::CancelBookingRequest {
-            booking_id,
-            reason: None,
-        }
-    )
-    .await?;
+    let message = pb::CancelBookingRequest {
+        booking_id,
+        reason: body.reason,
+    };
+    let reply = call::write!(state, booking.cancel_booking, Some(&session), message).await?;
+    Ok(axum::Json(one(&state, &session, reply.booking).await?))
+}
+
+/// Cancel a confirmed booking with the signed-in coach before it starts, with an optional reason
+/// for the client (the body may be left out) (→ cancelled, `cancelled_by: "coach"`).
+#[utoipa::path(patch, path = "/coach/bookings/{booking_id}/cancel", tag = "booking",
+    request_body = Option<CancelBody>,
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
+    responses((status = 200, description = "Cancelled", body = Booking),
+              (status = 409, description = "The booking is not confirmed, or the session has started", body = crate::error::ErrorBody)))]
+pub(crate) async fn coach_cancel_booking(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+    OptionalJson(body): OptionalJson<CancelBody>,
+) -> Result<axum::Json<Booking>, ApiError> {
+    let message = pb::CoachCancelBookingRequest {
+        booking_id,
+        reason: body.reason,
+    };
+    let reply = call::write!(state, booking.coach_cancel_booking, Some(&session), message).await?;
+    Ok(axum::Json(one(&state, &session, reply.booking).await?))
+}
+
+/// Record that the client did not come to a completed session with the signed-in coach, within
+/// 7 days of its end (→ no_show).
+#[utoipa::path(patch, path = "/coach/bookings/{booking_id}/no-show", tag = "booking",
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking")),
+    responses((status = 200, description = "Marked no-show", body = Booking),
+              (status = 409, description = "The session has not ended, is not completed, or ended more than 7 days ago", body = crate::error::ErrorBody)))]
+pub(crate) async fn mark_no_show(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+) -> Result<axum::Json<Booking>, ApiError> {
+    let message = pb::MarkNoShowRequest { booking_id };
+    let reply = call::write!(state, booking.mark_no_show, Some(&session), message).await?;
     Ok(axum::Json(one(&state, &session, reply.booking).await?))
 }
 

@@ -104,6 +104,8 @@ pub fn table() -> Vec<Route> {
         route(CLIENT, routes!(booking::cancel_booking)),
         route(COACH, routes!(booking::approve_booking)),
         route(COACH, routes!(booking::deny_booking)),
+        route(COACH, routes!(booking::coach_cancel_booking)),
+        route(COACH, routes!(booking::mark_no_show)),
         route(SIGNED_IN, routes!(gym::profile::get_profile)),
         route(GYM, routes!(gym::profile::create_profile)),
         route(GYM, routes!(gym::profile::update_profile)),

@@ -165,6 +165,7 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         coaching_url: coaching_url.to_owned(),
         coaching_timeout: Duration::from_secs(2),
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+        scheduler_interval: Duration::from_secs(1),
     })
     .await
     .expect("booking-svc builds");

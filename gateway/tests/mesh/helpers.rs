@@ -1,8 +1,11 @@
 //! Starts the mesh and offers typed helpers; tests keep their assertions in view.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
-use platform::testing::{self, Processes, any_port};
+use platform::{
+    clock::{ManualClock, SharedClock},
+    testing::{self, Processes, any_port},
+};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -36,9 +39,19 @@ impl Mesh {
         Self::start_with(|_| {}).await
     }
 
+    /// Starts the mesh with booking-svc reading "now" from `clock` (a test moves it instead of
+    /// sleeping); its scheduler ticks every 200 ms.
+    pub async fn start_with_booking_clock(clock: ManualClock) -> Mesh {
+        Self::launch(|_| {}, Arc::new(clock)).await
+    }
+
     /// Starts the mesh with the gateway's configuration adjusted by `customise` (for example a
     /// low rate limit).
     pub async fn start_with(customise: impl FnOnce(&mut gateway::Config)) -> Mesh {
+        Self::launch(customise, platform::clock::system()).await
+    }
+
+    async fn launch(customise: impl FnOnce(&mut gateway::Config), booking_clock: SharedClock) -> Mesh {
         let database_url = testing::fresh_database("mesh").await;
         let redis_namespace = testing::namespace("mesh");
         let redis_url = testing::REDIS_URL.to_owned();
@@ -77,17 +90,21 @@ impl Mesh {
         let coaching_url = format!("http://127.0.0.1:{}", coaching.port());
         processes.spawn(|stopped| coaching.run_until(stopped));
 
-        let booking = booking_svc::build(booking_svc::Config {
-            database_url: database_url.clone(),
-            listen_addr: any_port(),
-            ops_addr: any_port(),
-            jwt_public_key: public.clone(),
-            redis_url: redis_url.clone(),
-            redis_namespace: redis_namespace.clone(),
-            coaching_url: coaching_url.clone(),
-            coaching_timeout: Duration::from_secs(2),
-            grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
-        })
+        let booking = booking_svc::build_with_clock(
+            booking_svc::Config {
+                database_url: database_url.clone(),
+                listen_addr: any_port(),
+                ops_addr: any_port(),
+                jwt_public_key: public.clone(),
+                redis_url: redis_url.clone(),
+                redis_namespace: redis_namespace.clone(),
+                coaching_url: coaching_url.clone(),
+                coaching_timeout: Duration::from_secs(2),
+                grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
+                scheduler_interval: Duration::from_millis(200),
+            },
+            booking_clock,
+        )
         .await
         .expect("booking-svc builds");
         let booking_url = format!("http://127.0.0.1:{}", booking.port());

@@ -12,5 +12,6 @@ mod contract;
 mod events;
 mod gym;
 mod hostile;
+mod lifecycle;
 mod matrix;
 mod memo;

@@ -230,8 +230,10 @@ export interface paths {
         get: operations["list_bookings"];
         put?: never;
         /**
-         * Book a coach's slot on a date (client). The booking starts pending.
-         * @description Book a coach's slot on a date (client). The booking starts pending.
+         * Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
+         *     does not answer within their response window (or before it starts).
+         * @description Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
+         *     does not answer within their response window (or before it starts).
          */
         post: operations["create_booking"];
         delete?: never;
@@ -254,8 +256,12 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Cancel one of the client's own pending or confirmed bookings.
-         * @description Cancel one of the client's own pending or confirmed bookings.
+         * Cancel one of the client's own pending or confirmed bookings before it starts, with an
+         *     optional reason (the body may be left out). A confirmed booking cancelled inside the coach's
+         *     cancellation window is recorded with `late_cancellation: true`.
+         * @description Cancel one of the client's own pending or confirmed bookings before it starts, with an
+         *     optional reason (the body may be left out). A confirmed booking cancelled inside the coach's
+         *     cancellation window is recorded with `late_cancellation: true`.
          */
         patch: operations["cancel_booking"];
         trace?: never;
@@ -345,6 +351,28 @@ export interface paths {
         patch: operations["approve_booking"];
         trace?: never;
     };
+    "/coach/bookings/{booking_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a confirmed booking with the signed-in coach before it starts, with an optional reason
+         *     for the client (the body may be left out) (→ cancelled, `cancelled_by: "coach"`).
+         * @description Cancel a confirmed booking with the signed-in coach before it starts, with an optional reason
+         *     for the client (the body may be left out) (→ cancelled, `cancelled_by: "coach"`).
+         */
+        patch: operations["coach_cancel_booking"];
+        trace?: never;
+    };
     "/coach/bookings/{booking_id}/deny": {
         parameters: {
             query?: never;
@@ -363,6 +391,28 @@ export interface paths {
          * @description Deny a pending booking with the signed-in coach (→ denied).
          */
         patch: operations["deny_booking"];
+        trace?: never;
+    };
+    "/coach/bookings/{booking_id}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Record that the client did not come to a completed session with the signed-in coach, within
+         *     7 days of its end (→ no_show).
+         * @description Record that the client did not come to a completed session with the signed-in coach, within
+         *     7 days of its end (→ no_show).
+         */
+        patch: operations["mark_no_show"];
         trace?: never;
     };
     "/coach/court-reservations": {
@@ -856,17 +906,21 @@ export interface components {
             user: components["schemas"]["User"];
         };
         /**
-         * @description A client's booking of a coach's slot on one date, with the slot's times and place as they were
-         *     when it was booked.
+         * @description A client's booking of a coach's slot on one date, with the slot's times, place and time zone as
+         *     they were when it was booked. `booking_date`, `start_time` and `end_time` are the place's wall
+         *     clock; `starts_at` and `ends_at` are the same instants in UTC.
          */
         Booking: {
             /**
              * Format: date
-             * @description YYYY-MM-DD.
+             * @description YYYY-MM-DD, on the place's calendar.
              */
             booking_date: string;
             /** Format: uuid */
             booking_id: string;
+            /** @description Why, when the one who cancelled said so. */
+            cancellation_reason: string | null;
+            cancelled_by: null | components["schemas"]["CancelledBy"];
             /** Format: uuid */
             client_id: string;
             client_name: string;
@@ -878,14 +932,36 @@ export interface components {
              * @description RFC 3339, UTC.
              */
             created_at: string;
-            /** @description HH:MM. */
+            /** @description HH:MM, on the place's clock. */
             end_time: string;
+            /**
+             * Format: date-time
+             * @description When the session ends: RFC 3339, UTC.
+             */
+            ends_at: string;
+            /** @description The client cancelled this confirmed booking inside the coach's cancellation window. */
+            late_cancellation: boolean;
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
-            /** @description HH:MM. */
+            /**
+             * Format: uuid
+             * @description The coach's availability slot it books.
+             */
+            slot_id: string;
+            /** @description HH:MM, on the place's clock. */
             start_time: string;
+            /**
+             * Format: date-time
+             * @description When the session starts: RFC 3339, UTC.
+             */
+            starts_at: string;
             status: components["schemas"]["BookingStatus"];
+            /**
+             * @description The place's IANA time zone (`America/Chicago`): the location's, or the coach's when the slot
+             *     has no location; `UTC` for bookings made before zones were kept.
+             */
+            time_zone: string;
         };
         /**
          * @example {
@@ -939,11 +1015,23 @@ export interface components {
             response_window_minutes: number;
         };
         /**
-         * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, or the
-         *     client cancels it.
+         * @description Where a booking stands: pending until the coach approves (confirmed) or denies it, the client
+         *     cancels it, or nobody answers it in time (expired); a confirmed booking is completed at its
+         *     end, unless either side cancels it before it starts; the coach may mark a completed one
+         *     no_show within 7 days of its end.
          * @enum {string}
          */
-        BookingStatus: "pending" | "confirmed" | "denied" | "cancelled";
+        BookingStatus: "pending" | "confirmed" | "denied" | "cancelled" | "expired" | "completed" | "no_show";
+        /**
+         * @description An optional reason for a cancel; the request may have no body at all.
+         * @example {
+         *       "reason": "I am ill; sorry."
+         *     }
+         */
+        CancelBody: {
+            /** @description Shown to the other side (at most 500 characters); blank or null for none. */
+            reason?: string | null;
+        };
         /**
          * @description Why the gym cancels a reservation; the whole body may be left out.
          * @example {
@@ -954,6 +1042,11 @@ export interface components {
             /** @description Shown to the coach (at most 500 characters); blank or null for none. */
             reason?: string | null;
         };
+        /**
+         * @description Who cancelled a booking.
+         * @enum {string}
+         */
+        CancelledBy: "client" | "coach";
         /** @description A client's profile. Every field but `user_id` may be null. */
         ClientProfile: {
             /** Format: int32 */
@@ -2550,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The slot is already taken on that date */
+            /** @description The slot is already taken on that date; or the session has started, starts sooner than the coach's minimum notice or further ahead than their maximum */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2600,7 +2693,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelBody"];
+            };
+        };
         responses: {
             /** @description Cancelled */
             200: {
@@ -2647,8 +2744,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The booking has moved on (no longer pending, or already decided) */
+            /** @description The booking has moved on (no longer pending or confirmed), or the session has started */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3067,6 +3182,107 @@ export interface operations {
             };
         };
     };
+    coach_cancel_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelBody"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The booking is not confirmed, or the session has started */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     deny_booking: {
         parameters: {
             query?: never;
@@ -3125,6 +3341,85 @@ export interface operations {
                 };
             };
             /** @description The booking has moved on (no longer pending, or already decided) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_no_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marked no-show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The session has not ended, is not completed, or ended more than 7 days ago */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,145 @@
+//! booking's facts for the other contexts: each change of a booking leaves as one
+//! [`platform::events`] `Booking*` event, written to booking's outbox in the transaction that makes
+//! it (see [`crate::lifecycle`]).
+
+use platform::{
+    events::{BookingFact, Envelope, Event, Party},
+    instants::rfc3339,
+    outbox::envelope,
+};
+
+use crate::{
+    domain::{Status, format_time},
+    error::Error,
+    store::BookingRow,
+};
+
+/// What every booking event says about the booking.
+pub fn fact(row: &BookingRow) -> BookingFact {
+    BookingFact {
+        booking_id: row.booking_id,
+        coach_id: row.coach_id,
+        client_id: row.client_id,
+        booking_date: row.booking_date.to_string(),
+        start_time: format_time(row.start_time),
+        end_time: format_time(row.end_time),
+        time_zone: row.time_zone.clone(),
+        starts_at: rfc3339(row.starts_at),
+        ends_at: rfc3339(row.ends_at),
+        location_name: row.location_name.clone(),
+    }
+}
+
+/// The event of the transition that has just left `row` as it is.
+pub fn event(row: &BookingRow) -> Result<Event, Error> {
+    let booking = fact(row);
+    Ok(match row.status.parse::<Status>()? {
+        Status::Pending => Event::BookingRequested { booking },
+        Status::Confirmed => Event::BookingConfirmed { booking },
+        Status::Denied => Event::BookingDenied { booking },
+        Status::Cancelled => Event::BookingCancelled {
+            booking,
+            by: match row.cancelled_by.as_deref() {
+                Some("coach") => Party::Coach,
+                _ => Party::Client,
+            },
+            reason: row.cancellation_reason.clone(),
+            late: row.late_cancellation,
+        },
+        Status::Expired => Event::BookingExpired { booking },
+        Status::Completed => Event::BookingCompleted { booking },
+        Status::NoShow => Event::BookingNoShow { booking },
+    })
+}
+
+/// The envelope of [`event`].
+pub fn envelope_of(row: &BookingRow) -> Result<Envelope, Error> {
+    Ok(envelope(event(row)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn at(rfc3339: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+    }
+
+    fn row(status: &str) -> BookingRow {
+        BookingRow {
+            booking_id: Uuid::new_v4(),
+            client_id: Uuid::new_v4(),
+            coach_id: Uuid::new_v4(),
+            slot_id: Uuid::new_v4(),
+            booking_date: NaiveDate::from_ymd_opt(2026, 3, 8).unwrap(),
+            start_time: NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            end_time: NaiveTime::from_hms_opt(10, 0, 0).unwrap(),
+            location_name: "Eastside Rec".into(),
+            status: status.into(),
+            payment_status: "pending".into(),
+            created_at: at("2026-03-01T10:00:00Z"),
+            time_zone: "America/Chicago".into(),
+            starts_at: at("2026-03-08T14:00:00Z"),
+            ends_at: at("2026-03-08T15:00:00Z"),
+            expires_at: at("2026-03-03T10:00:00Z"),
+            cancellation_window_minutes: 1440,
+            late_cancellation: false,
+            cancelled_by: None,
+            cancellation_reason: None,
+        }
+    }
+
+    #[test]
+    fn each_status_a_booking_reaches_is_told_as_its_own_event() {
+        let cases = [
+            ("pending", "booking_requested"),
+            ("confirmed", "booking_confirmed"),
+            ("denied", "booking_denied"),
+            ("cancelled", "booking_cancelled"),
+            ("expired", "booking_expired"),
+            ("completed", "booking_completed"),
+            ("no_show", "booking_no_show"),
+        ];
+        for (status, kind) in cases {
+            let json = serde_json::to_value(event(&row(status)).unwrap()).unwrap();
+            assert_eq!(json["type"], kind, "{status}");
+            assert_eq!(json["booking"]["starts_at"], "2026-03-08T14:00:00Z");
+            assert_eq!(json["booking"]["time_zone"], "America/Chicago");
+            assert_eq!(json["booking"]["start_time"], "09:00");
+        }
+    }
+
+    #[test]
+    fn a_cancel_says_who_why_and_whether_it_was_late() {
+        let cancelled = BookingRow {
+            cancelled_by: Some("coach".into()),
+            cancellation_reason: Some("I am ill".into()),
+            ..row("cancelled")
+        };
+        let Event::BookingCancelled { by, reason, late, .. } = event(&cancelled).unwrap() else {
+            panic!("a cancel event");
+        };
+        assert_eq!(
+            (by, reason.as_deref(), late),
+            (Party::Coach, Some("I am ill"), false)
+        );
+
+        let late_client = BookingRow {
+            cancelled_by: Some("client".into()),
+            late_cancellation: true,
+            ..row("cancelled")
+        };
+        assert!(matches!(
+            event(&late_client).unwrap(),
+            Event::BookingCancelled {
+                by: Party::Client,
+                late: true,
+                reason: None,
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,187 @@
+//! Every change of a booking, each in one transaction with its event in booking's outbox: a new
+//! booking, a person's move, and the clock's transitions ([`Lifecycle::run_due`], which the
+//! scheduler calls). The rules are the domain's ([`Booking::apply`], [`Booking::due`]); this module
+//! only locks, writes and commits, and wakes the outbox relay after each commit.
+//!
+//! A person's move locks its booking (`for update`) and first writes any timed transition already
+//! due, with its own event: the booking is judged as the clock has left it, even in the seconds
+//! before the scheduler comes by. The scheduler claims due bookings with `for update skip
+//! locked`, so replicas share the work and never apply one transition twice.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::{PgConnection, PgPool};
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use crate::{
+    domain::{Action, BookingId, CoachId, Party, Status, Timed},
+    error::Error,
+    facts::envelope_of,
+    store::{self, BookingRow, Cancellation, NewBooking},
+};
+
+/// Bookings claimed per transaction by the scheduler.
+const BATCH: i64 = 100;
+
+/// booking's writes. Cheap to clone.
+#[derive(Clone)]
+pub struct Lifecycle {
+    db: PgPool,
+    /// Notified after each commit that wrote an event ([`platform::outbox::Relay::waker`]).
+    relay: Arc<Notify>,
+}
+
+impl Lifecycle {
+    pub fn new(db: PgPool, relay: Arc<Notify>) -> Self {
+        Self { db, relay }
+    }
+
+    /// Inserts a pending booking with its `booking_requested` event. When the slot (or an
+    /// overlapping time) is held by a booking whose expiry is due at `now` but not yet written,
+    /// that expiry is written first and the booking made: an expired booking's slot is free at
+    /// once, not when the scheduler next comes by.
+    pub async fn create(&self, booking: &NewBooking<'_>, now: DateTime<Utc>) -> Result<BookingRow, Error> {
+        let mut attempts = 0;
+        let mut caught_up = false;
+        loop {
+            attempts += 1;
+            match self.insert(booking).await {
+                Ok(row) => return Ok(row),
+                Err(e) if store::is_deadlock(&e) && attempts < 5 => continue,
+                // Tried again even when the catch-up found nothing due: a scheduler may have
+                // written the expiry between the refused insert and the catch-up.
+                Err(Error::Conflict(_)) if !caught_up => {
+                    caught_up = true;
+                    self.catch_up_coach_on(booking.coach_id, booking.booking_date, now)
+                        .await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn insert(&self, booking: &NewBooking<'_>) -> Result<BookingRow, Error> {
+        let mut tx = self.db.begin().await?;
+        let row = store::insert_booking(&mut tx, booking).await?;
+        store::record_events(&mut tx, &[envelope_of(&row)?]).await?;
+        tx.commit().await?;
+        self.relay.notify_one();
+        Ok(row)
+    }
+
+    /// Writes the timed transitions due at `now` of one coach's bookings on one date.
+    async fn catch_up_coach_on(
+        &self,
+        coach_id: CoachId,
+        date: NaiveDate,
+        now: DateTime<Utc>,
+    ) -> Result<usize, Error> {
+        let mut tx = self.db.begin().await?;
+        let rows = store::lock_due_of_coach_on(&mut tx, coach_id, date, now).await?;
+        let applied = apply_timed(&mut tx, &rows, now).await?;
+        tx.commit().await?;
+        if applied > 0 {
+            self.relay.notify_one();
+        }
+        Ok(applied)
+    }
+
+    /// `action` by `by` on a booking at `now`, with `reason` recorded when it is a cancel.
+    pub async fn act(
+        &self,
+        booking_id: BookingId,
+        by: Party,
+        action: Action,
+        reason: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<BookingRow, Error> {
+        let mut tx = self.db.begin().await?;
+        let row = store::lock_booking(&mut tx, booking_id)
+            .await?
+            .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
+        let booking = row.booking()?;
+        let caught_up = apply_timed(&mut tx, std::slice::from_ref(&row), now).await? > 0;
+        let done = match booking.apply(action, by, now) {
+            Ok(done) => done,
+            Err(refused) => {
+                // What the clock had already done stays done.
+                if caught_up {
+                    tx.commit().await?;
+                    self.relay.notify_one();
+                }
+                return Err(refused);
+            }
+        };
+        let cancellation = match done.to {
+            Status::Cancelled => Cancellation {
+                by: Some(by.as_str()),
+                reason,
+                late: done.late,
+            },
+            _ => Cancellation::default(),
+        };
+        let row = store::set_status(&mut tx, booking_id, done.to, &cancellation, now).await?;
+        store::record_events(&mut tx, &[envelope_of(&row)?]).await?;
+        tx.commit().await?;
+        self.relay.notify_one();
+        tracing::info!(%booking_id, ?action, status = %done.to, late = done.late, "booking moved");
+        Ok(row)
+    }
+
+    /// Writes every timed transition due at `now`, a batch per transaction, each with its event;
+    /// returns how many. Rows another replica (or a person's move) holds are left to it.
+    pub async fn run_due(&self, now: DateTime<Utc>) -> Result<usize, Error> {
+        let mut total = 0;
+        loop {
+            let mut tx = self.db.begin().await?;
+            let rows = store::claim_due(&mut tx, now, BATCH).await?;
+            if rows.is_empty() {
+                return Ok(total);
+            }
+            let applied = apply_timed(&mut tx, &rows, now).await?;
+            tx.commit().await?;
+            if applied > 0 {
+                self.relay.notify_one();
+            }
+            total += applied;
+            if rows.len() < BATCH as usize {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// The pool, for the writes of events consumed from other contexts.
+    pub fn db(&self) -> &PgPool {
+        &self.db
+    }
+
+    /// Wakes the relay after a commit that wrote events outside this module.
+    pub fn wake_relay(&self) {
+        self.relay.notify_one();
+    }
+}
+
+/// Writes the timed transitions of `rows` (locked by the caller) due at `now`, one statement per
+/// kind, and their events; returns how many bookings moved.
+async fn apply_timed(tx: &mut PgConnection, rows: &[BookingRow], now: DateTime<Utc>) -> Result<usize, Error> {
+    let mut applied = 0;
+    for timed in [Timed::Expire, Timed::Complete] {
+        let mut due: Vec<Uuid> = Vec::new();
+        for row in rows {
+            if row.booking()?.due(now) == Some(timed) {
+                due.push(row.booking_id);
+            }
+        }
+        if due.is_empty() {
+            continue;
+        }
+        let moved = store::set_statuses(tx, &due, timed.from(), timed.to(), now).await?;
+        let events = moved.iter().map(envelope_of).collect::<Result<Vec<_>, _>>()?;
+        store::record_events(tx, &events).await?;
+        applied += moved.len();
+        tracing::info!(count = moved.len(), to = %timed.to(), "timed transitions applied");
+    }
+    Ok(applied)
+}

@@ -165,9 +165,3 @@ export function zoneSuffix(zone: string | null | undefined, at: Date = new Date(
   if (!place || !isOtherZone(place, viewerZone)) return '';
   return ` ${zoneAbbreviation(at, place)}`;
 }
-
-/** A record's `time_zone` when it has one (a profile, a location, a booking). */
-export function zoneOf(record: object | null | undefined): string | undefined {
-  if (!record || !('time_zone' in record)) return undefined;
-  return typeof record.time_zone === 'string' && record.time_zone ? record.time_zone : undefined;
-}

@@ -16,7 +16,6 @@ import { AvailableSlotsCard } from '@/features/coaching/components/available-slo
 import { CoachProfileHeader } from '@/features/coaching/components/coach-profile-header';
 import { TrainingLocationsCard } from '@/features/coaching/components/training-locations-card';
 import { slotLocation, slotTimeZone } from '@/features/coaching/utils/slot-labels';
-import { zoneOf } from '@/lib/zoned-time';
 
 const LOAD_FAILED = 'Failed to load coach details';
 
@@ -70,7 +69,7 @@ export default function CoachDetailRoute() {
             <AvailableSlotsCard
               coachName={profile.data.coach_name}
               slots={availability.data ?? []}
-              coachTimeZone={zoneOf(profile.data)}
+              coachTimeZone={profile.data.time_zone}
               locations={locations.data}
               onBook={setChosen}
             />
@@ -80,7 +79,7 @@ export default function CoachDetailRoute() {
               hourlyRate={profile.data.hourly_rate}
               slot={chosen}
               locationLabel={chosen ? slotLocation(chosen, locations.data) : ''}
-              timeZone={chosen ? slotTimeZone(chosen, locations.data, zoneOf(profile.data)) : undefined}
+              timeZone={chosen ? slotTimeZone(chosen, locations.data, profile.data.time_zone) : undefined}
               onClose={() => setChosen(null)}
             />
           </>

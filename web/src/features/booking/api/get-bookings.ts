@@ -1,18 +1,15 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import type { Closed, Complete, Schemas } from '@/lib/api-types';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { BOOKINGS_KEY } from './create-booking';
 
 export { BOOKINGS_KEY };
 
-/** pending | confirmed | denied | cancelled | expired | completed | no_show (others show as text). */
-export type BookingStatus = Closed<
-  Schemas['Booking']['status'],
-  'pending' | 'confirmed' | 'denied' | 'cancelled' | 'expired' | 'completed' | 'no_show' | (string & {})
->;
+/** pending | confirmed | denied | cancelled | expired | completed | no_show. */
+export type BookingStatus = Schemas['BookingStatus'];
 
 /** A booking as GET /api/bookings lists it: the client sees coach_name, the coach client_name. */
-export type Booking = Complete<Omit<Schemas['Booking'], 'status'>> & { status: BookingStatus };
+export type Booking = Complete<Schemas['Booking']>;
 
 /** GET /api/bookings: the client's own bookings, or the bookings with the signed-in coach. */
 export const getBookings = () => api.get<Booking[]>(BOOKINGS_KEY);

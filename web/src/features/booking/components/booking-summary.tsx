@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { formatDisplayDate } from '@/lib/dates';
 import { formatTimeRange } from '@/lib/zoned-time';
 import type { Booking } from '../api/get-bookings';
-import { cancellationNote, isLateCancellation, statusLabel, statusVariant } from '../utils/booking-rules';
+import { cancellationNote, statusLabel, statusVariant } from '../utils/booking-rules';
 
 /**
  * The when and where of a booking: its date and "start – end" on the place's wall clock (with the
@@ -41,7 +41,7 @@ export function BookingStatusBadge({ status }: { status: string }) {
 
 /** "Late cancellation" where the cancel came inside the coach's window; both sides see it. */
 export function LateCancellationBadge({ booking }: { booking: Booking }) {
-  if (!isLateCancellation(booking)) return null;
+  if (!booking.late_cancellation) return null;
   return (
     <Badge variant="warning" data-testid="late-cancellation">
       Late cancellation

@@ -5,8 +5,9 @@ import type { Booking } from '../api/get-bookings';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
-function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string } & Record<string, unknown> = {}): Booking {
+function booking(overrides: Partial<Booking> = {}): Booking {
   return {
+    slot_id: 'slot-1',
     time_zone: 'America/Chicago',
     starts_at: '2099-03-14T22:00:00Z',
     ends_at: '2099-03-14T23:00:00Z',
@@ -26,7 +27,7 @@ function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string
     payment_status: 'pending',
     created_at: '2025-03-01T10:00:00Z',
     ...overrides,
-  } as Booking;
+  };
 }
 
 function coachApi(extra: Record<string, unknown> = {}) {

@@ -6,8 +6,9 @@ import type { ClientProfile } from '../api/get-client-profile';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
 
-function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string } & Record<string, unknown> = {}): Booking {
+function booking(overrides: Partial<Booking> = {}): Booking {
   return {
+    slot_id: 'slot-1',
     time_zone: 'America/Chicago',
     starts_at: '2099-03-14T22:00:00Z',
     ends_at: '2099-03-14T23:00:00Z',
@@ -27,7 +28,7 @@ function booking(overrides: Omit<Partial<Booking>, 'status'> & { status?: string
     payment_status: 'pending',
     created_at: '2025-03-01T10:00:00Z',
     ...overrides,
-  } as Booking;
+  };
 }
 
 function profile(overrides: Partial<ClientProfile> = {}): ClientProfile {

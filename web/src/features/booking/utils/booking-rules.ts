@@ -101,8 +101,3 @@ export function cancellationNote(booking: {
   if (by && reason) return `${by}: ${reason}`;
   return by ?? (reason ? `Reason: ${reason}` : null);
 }
-
-/** True when the booking was cancelled inside the coach's cancellation window. */
-export function isLateCancellation(booking: object): boolean {
-  return 'late_cancellation' in booking && booking.late_cancellation === true;
-}

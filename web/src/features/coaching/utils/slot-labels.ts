@@ -1,6 +1,5 @@
 import type { AvailabilitySlot, CoachLocation } from '../api/types';
 import { WEEKDAYS } from '@/lib/dates';
-import { zoneOf } from '@/lib/zoned-time';
 
 export const isRecurring = (slot: Pick<AvailabilitySlot, 'slot_type'>) => slot.slot_type === 'recurring';
 
@@ -49,9 +48,9 @@ export function sortSlots(slots: AvailabilitySlot[]): AvailabilitySlot[] {
  */
 export function slotTimeZone(
   slot: { location_id: string | null },
-  locations: { location_id: string }[] | undefined,
+  locations: CoachLocation[] | undefined,
   coachTimeZone: string | null | undefined,
 ): string | undefined {
   const location = slot.location_id ? locations?.find((l) => l.location_id === slot.location_id) : undefined;
-  return zoneOf(location) || coachTimeZone || undefined;
+  return location?.time_zone || coachTimeZone || undefined;
 }

@@ -43,7 +43,7 @@ export function BookingPolicyCard({ className }: { className?: string }) {
   const [open, setOpen] = React.useState(false);
 
   return (
-    <Card className={className} aria-labelledby="booking-policy-title">
+    <Card className={className} role="region" aria-labelledby="booking-policy-title">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle id="booking-policy-title">Booking policy</CardTitle>

@@ -95,6 +95,8 @@ export function BookingDialog({ slot, onClose, ...rest }: BookingDialogProps) {
 /** Waits for the coach's policy (its limits decide the calendar), then shows the form. */
 function BookingForm(props: Omit<BookingDialogProps, 'slot'> & { slot: BookingSlot }) {
   const { data: policy, error, isLoading } = useCoachPolicy(props.coachId);
+  const zone = props.timeZone || browserTimeZone();
+  const limits = React.useMemo<BookingLimits>(() => ({ zone, policy: policy ?? DEFAULT_POLICY }), [zone, policy]);
   if (isLoading) {
     return (
       <div className="flex justify-center py-10">
@@ -104,7 +106,7 @@ function BookingForm(props: Omit<BookingDialogProps, 'slot'> & { slot: BookingSl
   }
   // An unreadable policy leaves the defaults: the server checks the real one when it books.
   if (error) console.error('Failed to load booking policy', error);
-  return <BookingFormFields {...props} limits={{ zone: props.timeZone || browserTimeZone(), policy: policy ?? DEFAULT_POLICY }} />;
+  return <BookingFormFields {...props} limits={limits} />;
 }
 
 /** "09:00 – 10:00", with the zone's abbreviation (on that date) when the browser is elsewhere. */
@@ -131,10 +133,12 @@ function BookingFormFields({
   const navigate = useNavigate();
   const now = React.useMemo(() => new Date(), []);
   const today = startOfLocalDay(now);
-  const [date, setDate] = React.useState<Date | undefined>(() => firstBookableDate(slot, now, limits));
+  // Up to two years of days to try, each through Intl: once per dialog, not per render.
+  const first = React.useMemo(() => firstBookableDate(slot, now, limits), [slot, now, limits]);
+  const [date, setDate] = React.useState<Date | undefined>(first);
   const [submitting, setSubmitting] = React.useState(false);
   const lines = policyLines(limits.policy);
-  const noDate = firstBookableDate(slot, now, limits) === undefined;
+  const noDate = first === undefined;
   async function confirm() {
     if (!date) {
       toast.error('Please select a date');

@@ -6,6 +6,7 @@ import {
   isOtherZone,
   timeZoneNames,
   zonedDate,
+  zoneSuffix,
   zonedInstant,
   zoneOffsetMinutes,
 } from './zoned-time';
@@ -40,6 +41,13 @@ describe('a session time', () => {
     expect(canonicalZone('US/Central')).not.toBeNull();
     expect(isOtherZone(CHICAGO, CHICAGO)).toBe(false);
     expect(isOtherZone(CHICAGO, 'America/New_York')).toBe(true);
+  });
+
+  it('gives a bare slot time the zone suffix only for a reader elsewhere', () => {
+    const january = new Date('2026-01-15T15:00:00Z');
+    expect(zoneSuffix(CHICAGO, january, CHICAGO)).toBe('');
+    expect(zoneSuffix(CHICAGO, january, 'Europe/Paris')).toBe(' CST');
+    expect(zoneSuffix(undefined, january, 'Europe/Paris')).toBe('');
   });
 
   it('shows the written times when the instants or the zone are missing', () => {

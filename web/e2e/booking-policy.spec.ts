@@ -159,3 +159,38 @@ async function firstSlotId(request: APIRequestContext, coach: Session) {
   const [slot] = (await response.json()) as { slot_id: string }[];
   return slot.slot_id;
 }
+
+test.describe('a request the coach does not answer in time', () => {
+  test('expires on its own, and both dashboards show it expired without a reload', async ({ page, request }) => {
+    // One minute's window, the scheduler's pass (5 s) and the list's minute re-read.
+    test.setTimeout(240_000);
+    await page.goto('/');
+    const date = await localDateFromToday(page, 2);
+    const { coach } = await coachWithWeeklySlot(request, weekdayOf(date));
+    const headers = (session: Session) => ({ Authorization: `Bearer ${session.token}` });
+    const policy = await request.put('/api/coach/policy', {
+      headers: headers(coach),
+      data: { min_notice_minutes: 0, max_advance_days: 365, response_window_minutes: 1, cancellation_window_minutes: 1440 },
+    });
+    expect(policy.ok(), await policy.text()).toBeTruthy();
+    const client = await registerViaApi(request, 'client');
+    const created = await request.post('/api/bookings', {
+      headers: headers(client),
+      data: { coach_id: coach.user.user_id, slot_id: await firstSlotId(request, coach), booking_date: date },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await signIn(page, client);
+    await page.goto('/client/dashboard');
+    const booking = page.getByTestId('booking').filter({ hasText: coach.user.full_name });
+    await expect(booking.getByTestId('booking-status')).toHaveText('pending');
+    await expect(booking.getByTestId('booking-status')).toHaveText('expired', { timeout: 180_000 });
+    await expect(booking.getByRole('button', { name: 'Cancel Booking' })).toHaveCount(0);
+
+    await signIn(page, coach);
+    await page.goto('/coach/dashboard');
+    const request_ = page.getByTestId('booking').filter({ hasText: client.user.full_name });
+    await expect(request_.getByTestId('booking-status')).toHaveText('expired');
+    await expect(request_.getByRole('button')).toHaveCount(0);
+  });
+});

@@ -18,11 +18,15 @@ async function openSelect(page: Page, scope: Locator, label: string, option: str
 /** The day's button in the booking calendar, turning to the month that shows it. */
 async function calendarDay(dialog: Locator, date: string) {
   const day = dialog.locator(`[data-day="${date}"] button`);
-  const previous = dialog.getByRole('button', { name: /previous month/i });
-  while (!(await day.isVisible()) && (await previous.isEnabled())) await previous.click();
-  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) {
-    await dialog.getByRole('button', { name: /next month/i }).click();
-  }
+  // The calendar runs from this month to the policy's last day; its buttons say when they cannot go on.
+  const turn = async (name: RegExp) => {
+    const button = dialog.getByRole('button', { name });
+    if ((await button.getAttribute('aria-disabled')) === 'true') return false;
+    await button.click();
+    return true;
+  };
+  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) if (!(await turn(/previous month/i))) break;
+  for (let i = 0; i < 3 && !(await day.isVisible()); i += 1) if (!(await turn(/next month/i))) break;
   await expect(day).toBeVisible();
   return day;
 }

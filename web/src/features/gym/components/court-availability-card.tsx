@@ -25,7 +25,7 @@ import { createCourtAvailability } from '../api/create-court-availability';
 import { useCourtAvailability } from '../api/get-court-availability';
 import { useCourts } from '../api/get-courts';
 import { useGymLocations } from '../api/get-gym-locations';
-import { usePendingReservations } from '../api/get-pending-reservations';
+import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
 import { cancelApprovedReservation } from '../api/review-reservation';
 import type { CourtAvailability, GymLocation } from '../api/types';
 import { byDateAndTime, timeRange } from './court-labels';
@@ -70,7 +70,7 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
           </p>
         ) : (
           <>
-            <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={pending ?? []} />
+            <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={stillPending(pending, now)} />
             <ul aria-label="Court availability" className="grid gap-2 sm:grid-cols-2">
               {sorted.map((item) => (
                 <AvailabilityItem key={item.availability_id} item={item} now={now} />

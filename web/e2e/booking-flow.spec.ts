@@ -65,7 +65,7 @@ test.describe('a client books, the coach approves, the client cancels', () => {
     const booking = bookingOf(page, coachName);
     await expect(booking.getByTestId('booking-status')).toHaveText('pending');
     await expect(booking.locator('time')).toHaveAttribute('datetime', picked);
-    await expect(booking).toContainText('18:00 - 19:00');
+    await expect(booking.getByTestId('booking-time')).toHaveText(/^18:00 – 19:00( [A-Z][A-Za-z0-9+:-]*)?$/);
     await expect(booking).toContainText(arranged.locationName);
     await expect(booking).toContainText('Payment: pending');
   });
@@ -87,8 +87,16 @@ test.describe('a client books, the coach approves, the client cancels', () => {
     const booking = bookingOf(page, coachName);
     await expect(booking.getByTestId('booking-status')).toHaveText('confirmed');
     await booking.getByRole('button', { name: 'Cancel Booking' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking?' });
+    // Nine days ahead: outside the default 24-hour window, so no late warning.
+    await expect(dialog.getByRole('button', { name: 'Cancel Booking' })).toBeEnabled();
+    await expect(dialog.getByTestId('late-cancellation-warning')).toHaveCount(0);
+    await dialog.getByLabel('Reason for the coach (optional)').fill('Tournament moved');
+    await dialog.getByRole('button', { name: 'Cancel Booking' }).click();
     await expect(page.getByText('Booking cancelled successfully')).toBeVisible();
     await expect(booking.getByTestId('booking-status')).toHaveText('cancelled');
+    await expect(booking.getByTestId('cancellation-note')).toHaveText('Cancelled by the client: Tournament moved');
+    await expect(booking.getByTestId('late-cancellation')).toHaveCount(0);
     await expect(booking.getByRole('button', { name: 'Cancel Booking' })).toHaveCount(0);
   });
 });

@@ -23,7 +23,7 @@ test.describe('a gym rents court time to a coach', () => {
     const schedule = page.getByRole('region', { name: 'Court schedule' });
     const row = schedule.getByRole('row', { name: /^Court 1/ });
     await expect(row).toBeVisible();
-    if (!(await row.getByText('07:00 - 08:30').isVisible())) {
+    if (!(await row.getByText(/07:00 – 08:30/).isVisible())) {
       await schedule.getByRole('button', { name: 'Next week' }).click();
     }
     return row;
@@ -95,10 +95,10 @@ test.describe('a gym rents court time to a coach', () => {
     await expect(page.getByText('Court availability added successfully')).toBeVisible();
 
     const entry = page.getByTestId('court-availability').filter({ hasText: 'Court 1' });
-    await expect(entry).toContainText('07:00 - 08:30');
+    await expect(entry).toContainText('07:00 – 08:30');
     await expect(entry).toContainText('Available');
 
-    await expect(await courtOneInSchedule(page)).toContainText('07:00 - 08:30Available');
+    await expect(await courtOneInSchedule(page)).toContainText(/07:00 – 08:30( \S+)?Available/);
   });
 
   test('a coach finds the gym, sees its courts, requests the time and sees it pending', async ({ page, request }) => {
@@ -121,7 +121,7 @@ test.describe('a gym rents court time to a coach', () => {
     await expect(detail).toContainText('Austin, TX');
     await expect(detail.getByRole('list', { name: 'Courts' })).toContainText('Court 2');
     await expect(detail.getByText('Contact the gym to inquire about court availability and reservation.')).toBeVisible();
-    const slot = detail.getByTestId('open-court-time').filter({ hasText: '07:00 - 08:30' });
+    const slot = detail.getByTestId('open-court-time').filter({ hasText: '07:00 – 08:30' });
     await slot.getByRole('button', { name: /^Request/ }).click();
     await expect(page.getByText('Court reservation requested')).toBeVisible();
     await expect(slot.getByText('Requested')).toBeVisible();
@@ -139,15 +139,15 @@ test.describe('a gym rents court time to a coach', () => {
     const heading = page.getByRole('heading', { name: /Pending Court Reservations/ });
     await expect(heading).toContainText('1');
     const pending = page.getByTestId('pending-reservation').filter({ hasText: coach.user.full_name });
-    await expect(pending).toContainText('07:00 - 08:30');
+    await expect(pending).toContainText('07:00 – 08:30');
     const row = await courtOneInSchedule(page);
-    await expect(row).toContainText('07:00 - 08:30Pending request');
+    await expect(row).toContainText(/07:00 – 08:30( \S+)?Pending request/);
     await pending.getByRole('button', { name: 'Approve' }).click();
     await expect(page.getByText('Reservation approved!')).toBeVisible();
     await expect(heading).toHaveCount(0);
     const entry = page.getByTestId('court-availability').filter({ hasText: 'Court 1' });
     await expect(entry).toContainText('Reserved');
-    await expect(row).toContainText('07:00 - 08:30Reserved');
+    await expect(row).toContainText(/07:00 – 08:30( \S+)?Reserved/);
   });
 
   test('the coach sees the reservation approved', async ({ page }) => {
@@ -156,5 +156,27 @@ test.describe('a gym rents court time to a coach', () => {
     const reservation = page.getByTestId('court-reservation').filter({ hasText: gymName });
     await expect(reservation.getByTestId('reservation-status')).toHaveText('approved');
     await expect(reservation.getByRole('button', { name: /^Cancel reservation/ })).toHaveCount(0);
+  });
+
+  test('the gym cancels the approved reservation with a reason, and the court time is open again', async ({ page }) => {
+    await signIn(page, gym);
+    await page.goto('/gym/dashboard');
+    const entry = page.getByTestId('court-availability').filter({ hasText: 'Court 1' });
+    await expect(entry).toContainText('Reserved');
+    await entry.getByRole('button', { name: /^Cancel reservation of Court 1/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this reservation?' });
+    await dialog.getByLabel('Reason for the coach (optional)').fill('Floor repairs');
+    await dialog.getByRole('button', { name: 'Cancel reservation' }).click();
+    await expect(page.getByText('Reservation cancelled', { exact: true })).toBeVisible();
+    await expect(entry).toContainText('Available');
+    await expect(entry.getByRole('button', { name: /^Cancel reservation/ })).toHaveCount(0);
+  });
+
+  test("the coach sees it cancelled, with the gym's reason", async ({ page }) => {
+    await signIn(page, coach);
+    await page.goto('/coach/dashboard');
+    const reservation = page.getByTestId('court-reservation').filter({ hasText: gymName });
+    await expect(reservation.getByTestId('reservation-status')).toHaveText('cancelled');
+    await expect(reservation).toContainText('Reason: Floor repairs');
   });
 });

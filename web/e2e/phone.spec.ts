@@ -136,7 +136,7 @@ test.describe('a client registers, books and cancels; the coach approves in betw
     const booking = page.getByTestId('booking').filter({ hasText: clientName });
     await expect(booking.getByRole('button', { name: 'Approve' })).toBeVisible();
     await expectGoodScreen(page, '/coach/dashboard');
-    await checkDialogs(page, 'coach', ['Edit Profile', 'Add Location', 'Add Availability', 'Search Gyms']);
+    await checkDialogs(page, 'coach', ['Edit Profile', 'Edit Policy', 'Add Location', 'Add Availability', 'Search Gyms']);
     await booking.getByRole('button', { name: 'Approve' }).tap();
     await expect(page.getByText('Booking approved!')).toBeVisible();
     await expect(booking.getByRole('button', { name: 'Approve' })).toBeHidden();
@@ -149,6 +149,10 @@ test.describe('a client registers, books and cancels; the coach approves in betw
     const booking = page.getByTestId('booking').filter({ hasText: coach.user.full_name });
     await expect(booking.getByTestId('booking-status')).toHaveText('confirmed');
     await booking.getByRole('button', { name: 'Cancel Booking' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking?' });
+    await expect(dialog.getByRole('button', { name: 'Cancel Booking' })).toBeEnabled();
+    await expectGoodScreen(page, 'the Cancel this booking? dialog');
+    await dialog.getByRole('button', { name: 'Cancel Booking' }).tap();
     await expect(page.getByText('Booking cancelled successfully')).toBeVisible();
     await expect(booking.getByTestId('booking-status')).toHaveText('cancelled');
 
@@ -167,7 +171,7 @@ test('a gym approves a coach’s court request on a phone', async ({ page, reque
   await signIn(page, gym);
   await page.goto('/gym/dashboard');
   const pending = page.getByTestId('pending-reservation').filter({ hasText: coach.user.full_name });
-  await expect(pending).toContainText('07:00 - 08:30');
+  await expect(pending).toContainText('07:00 – 08:30');
   await expect(page.getByRole('region', { name: 'Court schedule' })).toBeVisible();
   await expectGoodScreen(page, '/gym/dashboard');
   await checkDialogs(page, 'gym', ['Edit Profile', 'Add Location', 'Add Availability']);

@@ -28,6 +28,7 @@ export function coachProfile(overrides: Partial<CoachProfile> = {}): CoachProfil
     specialties: ['Shooting', 'Defense'],
     hourly_rate: 65,
     years_experience: 8,
+    time_zone: 'America/Chicago',
     ...overrides,
   };
 }
@@ -42,6 +43,7 @@ export function coachLocation(overrides: Partial<CoachLocation> = {}): CoachLoca
     state: 'TX',
     latitude: 30.26,
     longitude: -97.74,
+    time_zone: 'America/Chicago',
     ...overrides,
   };
 }

@@ -15,7 +15,7 @@ import type { AvailabilitySlot } from '@/features/coaching/api/types';
 import { AvailableSlotsCard } from '@/features/coaching/components/available-slots-card';
 import { CoachProfileHeader } from '@/features/coaching/components/coach-profile-header';
 import { TrainingLocationsCard } from '@/features/coaching/components/training-locations-card';
-import { slotLocation } from '@/features/coaching/utils/slot-labels';
+import { slotLocation, slotTimeZone } from '@/features/coaching/utils/slot-labels';
 
 const LOAD_FAILED = 'Failed to load coach details';
 
@@ -69,6 +69,7 @@ export default function CoachDetailRoute() {
             <AvailableSlotsCard
               coachName={profile.data.coach_name}
               slots={availability.data ?? []}
+              coachTimeZone={profile.data.time_zone}
               locations={locations.data}
               onBook={setChosen}
             />
@@ -78,6 +79,7 @@ export default function CoachDetailRoute() {
               hourlyRate={profile.data.hourly_rate}
               slot={chosen}
               locationLabel={chosen ? slotLocation(chosen, locations.data) : ''}
+              timeZone={chosen ? slotTimeZone(chosen, locations.data, profile.data.time_zone) : undefined}
               onClose={() => setChosen(null)}
             />
           </>

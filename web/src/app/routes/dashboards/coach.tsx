@@ -1,4 +1,5 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { BookingPolicyCard } from '@/features/booking/components/booking-policy-card';
 import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
 import { AvailabilityCard } from '@/features/coaching/components/availability-card';
 import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
@@ -19,6 +20,7 @@ export default function CoachDashboardRoute() {
       <div className="grid gap-6 lg:grid-cols-2">
         <CoachProfileCard />
         <CoachLocationsCard />
+        <BookingPolicyCard className="lg:col-span-2" />
         <AvailabilityCard className="lg:col-span-2" />
         <ClientBookingsCard className="lg:col-span-2" />
         <BrowseGymLocationsCard />

@@ -15,12 +15,15 @@ const detailApi = (extra: Record<string, unknown> = {}) => ({
 
 describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => {
   beforeEach(() => {
+    // The browser and the coach's location (America/Chicago) share a zone: times read bare.
+    vi.stubEnv('TZ', 'America/Chicago');
     // Wednesday 12 March 2025, 10:00 local; only Date is faked so user events still run.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
   });
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllEnvs();
   });
 
   it('shows the coach, their locations and their slots', async () => {
@@ -69,7 +72,11 @@ describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => 
 
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
     expect(within(dialog).getByText('Select a date for your session with Maya Thompson')).toBeInTheDocument();
-    expect(within(dialog).getByText('17:00 - 18:00')).toBeInTheDocument();
+    expect(within(dialog).getByText('17:00 – 18:00')).toBeInTheDocument();
+    // The coach has no policy of their own: the defaults' lines.
+    expect(within(dialog).getByRole('list', { name: 'Booking policy' })).toHaveTextContent(
+      'Book up to 365 days ahead' + 'The coach answers within 2 days' + 'Free cancellation until 24 hours before',
+    );
     expect(within(dialog).getByText('Eastside Rec - 2')).toBeInTheDocument();
     expect(within(dialog).getByText('/hour')).toBeInTheDocument();
     // Today (Wednesday) cannot fit a Friday slot, so the dialog starts on Friday the 14th.
@@ -106,13 +113,25 @@ describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => 
     expect(screen.getByRole('dialog', { name: 'Confirm Your Booking' })).toBeInTheDocument();
   });
 
-  it('asks for a date when none is selected', async () => {
-    const { user, calls } = renderApp('/coach/coach-1', {
+  it('offers no date and no booking for a one-time slot that has passed', async () => {
+    const { user } = renderApp('/coach/coach-1', {
       user: 'client',
       api: detailApi({ 'GET /availability/coach/coach-1': [slot({ slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-01' })] }),
     });
     await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(within(dialog).getByText("No date of this slot fits the coach's booking policy")).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Confirm Booking' })).toBeDisabled();
+  });
+
+  it('asks for a date when none is selected', async () => {
+    const { user, calls } = renderApp('/coach/coach-1', { user: 'client', api: detailApi() });
+    const [weekly] = await screen.findAllByTestId('slot');
+    await user.click(within(weekly).getByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    // Clicking the selected day again clears it.
+    await user.click(within(dialog).getByRole('button', { name: /^14 March 2025, Friday.*selected/ }));
+    expect(within(dialog).getByText('No date selected')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
     expect(await screen.findByText('Please select a date')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === '/bookings')).toBe(false);
@@ -127,5 +146,66 @@ describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => 
     await user.click(within(weekly).getByRole('button', { name: 'Book This Slot' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Booking' }));
     expect(await screen.findByText('Failed to create booking')).toBeInTheDocument();
+  });
+});
+
+describe("the booking dialog under the coach's policy, in the place's zone", { timeout: 30_000 }, () => {
+  const chicagoApi = (extra: Record<string, unknown> = {}) =>
+    detailApi({
+      'GET /locations/coach/coach-1': [{ ...coachLocation(), time_zone: 'America/Chicago' }],
+      'GET /availability/coach/coach-1': [slot({ slot_id: 'weekly', day_of_week: 'Friday' })],
+      ...extra,
+    });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+  });
+
+  it('disables the dates sooner than the notice and beyond the booking window, and says why', async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0)); // Wednesday 12 March 2025, 10:00 in Chicago
+    const { user } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: chicagoApi({
+        'GET /coach/policy/coach-1': {
+          min_notice_minutes: 4320, // 3 days: until Saturday the 15th, 10:00
+          max_advance_days: 10, // until Saturday the 22nd, 10:00
+          response_window_minutes: 1440,
+          cancellation_window_minutes: 120,
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(await within(dialog).findByRole('list', { name: 'Booking policy' })).toHaveTextContent(
+      'Book at least 3 days ahead' +
+        'Book up to 10 days ahead' +
+        'The coach answers within 24 hours' +
+        'Free cancellation until 2 hours before',
+    );
+    const day = (date: string) =>
+      within(within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === date)!).getByRole(
+        'button',
+      );
+    expect(day('2025-03-14')).toBeDisabled(); // too soon
+    expect(day('2025-03-21')).toBeEnabled();
+    expect(day('2025-03-28')).toBeDisabled(); // too far
+    expect(day('2025-03-20')).toBeDisabled(); // not a Friday
+    // The first date the policy allows is chosen; 17:00 in Chicago needs no zone name here.
+    expect(within(dialog).getByText('Fri, Mar 21, 2025')).toBeInTheDocument();
+    expect(within(dialog).getByText('17:00 – 18:00')).toBeInTheDocument();
+  });
+
+  it("names the place's zone for a client whose browser is elsewhere", async () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    const { user } = renderApp('/coach/coach-1', { user: 'client', api: chicagoApi() });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    // Friday 14 March 2025 is daylight time in Chicago.
+    expect(await within(dialog).findByText('17:00 – 18:00 CDT')).toBeInTheDocument();
   });
 });

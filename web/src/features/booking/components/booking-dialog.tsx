@@ -1,10 +1,11 @@
-import { CalendarDays, Clock, DollarSign, Loader2, MapPin } from 'lucide-react';
+import { CalendarDays, Clock, DollarSign, Info, Loader2, MapPin } from 'lucide-react';
 import * as React from 'react';
 import { DayPicker, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
 import {
   Dialog,
   DialogContent,
@@ -15,14 +16,19 @@ import {
 } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
-import { formatDisplayDate, startOfLocalDay, WEEKDAYS } from '@/lib/dates';
+import { formatDisplayDate, formatLocalDate, startOfLocalDay, WEEKDAYS } from '@/lib/dates';
 import { formatAmount } from '@/lib/format';
+import { browserTimeZone, formatTimeRange, zonedInstant } from '@/lib/zoned-time';
 import { createBooking } from '../api/create-booking';
+import { useCoachPolicy } from '../api/get-coach-policy';
+import { DEFAULT_POLICY, policyLines } from '../utils/booking-policy';
 import {
-  defaultBookingDate,
-  isBookableDate,
+  dateProblem,
+  firstBookableDate,
+  lastBookableDay,
   toBookingDate,
   type BookableSlot,
+  type BookingLimits,
 } from '../utils/slot-dates';
 
 /** The slot being booked, as the coach page knows it. */
@@ -40,6 +46,8 @@ interface BookingDialogProps {
   slot: BookingSlot | null;
   /** "name - court_number" or "Location TBD". */
   locationLabel: string;
+  /** The IANA zone of the slot's place (its location's, else the coach's); the browser's if unknown. */
+  timeZone?: string | null;
   /** Dismissed or booked: the caller forgets the chosen slot. */
   onClose: () => void;
 }
@@ -84,19 +92,53 @@ export function BookingDialog({ slot, onClose, ...rest }: BookingDialogProps) {
   );
 }
 
-function BookingForm({
+/** Waits for the coach's policy (its limits decide the calendar), then shows the form. */
+function BookingForm(props: Omit<BookingDialogProps, 'slot'> & { slot: BookingSlot }) {
+  const { data: policy, error, isLoading } = useCoachPolicy(props.coachId);
+  const zone = props.timeZone || browserTimeZone();
+  const limits = React.useMemo<BookingLimits>(() => ({ zone, policy: policy ?? DEFAULT_POLICY }), [zone, policy]);
+  if (isLoading) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner label="Loading booking policy" />
+      </div>
+    );
+  }
+  // An unreadable policy leaves the defaults: the server checks the real one when it books.
+  if (error) console.error('Failed to load booking policy', error);
+  return <BookingFormFields {...props} limits={limits} />;
+}
+
+/** "09:00 – 10:00", with the zone's abbreviation (on that date) when the browser is elsewhere. */
+function slotTimeOn(slot: BookingSlot, date: Date | undefined, zone: string) {
+  const day = formatLocalDate(date ?? new Date());
+  return formatTimeRange({
+    start_time: slot.start_time,
+    end_time: slot.end_time,
+    time_zone: zone,
+    starts_at: zonedInstant(day, slot.start_time, zone)?.toISOString(),
+    ends_at: zonedInstant(day, slot.end_time, zone)?.toISOString(),
+  });
+}
+
+function BookingFormFields({
   coachId,
   coachName,
   hourlyRate,
   slot,
   locationLabel,
   onClose,
-}: Omit<BookingDialogProps, 'slot'> & { slot: BookingSlot }) {
+  limits,
+}: Omit<BookingDialogProps, 'slot'> & { slot: BookingSlot; limits: BookingLimits }) {
   const navigate = useNavigate();
-  const today = React.useMemo(() => startOfLocalDay(new Date()), []);
-  const [date, setDate] = React.useState<Date | undefined>(() => defaultBookingDate(slot, today));
+  const now = React.useMemo(() => new Date(), []);
+  const today = startOfLocalDay(now);
+  // Up to two years of days to try, each through Intl: once per dialog, not per render.
+  const first = React.useMemo(() => firstBookableDate(slot, now, limits), [slot, now, limits]);
+  const [date, setDate] = React.useState<Date | undefined>(first);
   const [submitting, setSubmitting] = React.useState(false);
-
+  const lines = policyLines(limits.policy);
+  const noDate = first === undefined;
   async function confirm() {
     if (!date) {
       toast.error('Please select a date');
@@ -126,7 +168,7 @@ function BookingForm({
           <Clock className="size-4 text-court-700" aria-hidden="true" />
           <dt className="sr-only">Time</dt>
           <dd className="font-medium">
-            {slot.start_time} - {slot.end_time}
+            {slotTimeOn(slot, date, limits.zone)}
           </dd>
         </div>
         <div className="flex items-center gap-2">
@@ -144,13 +186,24 @@ function BookingForm({
         </div>
       </dl>
 
+      <ul aria-label="Booking policy" className="grid gap-1 text-sm text-navy-700">
+        {lines.map((line) => (
+          <li key={line} className="flex items-start gap-2">
+            <Info className="mt-0.5 size-4 shrink-0 text-court-700" aria-hidden="true" />
+            {line}
+          </li>
+        ))}
+      </ul>
+
       <div className="flex justify-center">
         <DayPicker
           mode="single"
           selected={date}
           onSelect={setDate}
           defaultMonth={date ?? today}
-          disabled={(day: Date) => !isBookableDate(slot, day, today)}
+          startMonth={today}
+          endMonth={lastBookableDay(now, limits.policy)}
+          disabled={(day: Date) => dateProblem(slot, day, now, limits) !== null}
           weekStartsOn={1}
           labels={{ labelDayButton: dayButtonLabel }}
         />
@@ -162,6 +215,8 @@ function BookingForm({
           <span>
             Selected: <span className="font-semibold">{formatDisplayDate(toBookingDate(date))}</span>
           </span>
+        ) : noDate ? (
+          <span className="text-muted-foreground">No date of this slot fits the coach's booking policy</span>
         ) : (
           <span className="text-muted-foreground">No date selected</span>
         )}
@@ -171,7 +226,7 @@ function BookingForm({
         <Button variant="outline" onClick={onClose} disabled={submitting}>
           Cancel
         </Button>
-        <Button variant="accent" onClick={() => void confirm()} disabled={submitting}>
+        <Button variant="accent" onClick={() => void confirm()} disabled={submitting || noDate}>
           {submitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Confirm Booking
         </Button>

@@ -1,8 +1,14 @@
 import { CalendarDays, Clock, MapPin } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
 import { formatDisplayDate } from '@/lib/dates';
+import { formatTimeRange } from '@/lib/zoned-time';
 import type { Booking } from '../api/get-bookings';
+import { cancellationNote, statusLabel, statusVariant } from '../utils/booking-rules';
 
-/** The when and where of a booking: its date, "start - end" and the location's name. */
+/**
+ * The when and where of a booking: its date and "start – end" on the place's wall clock (with the
+ * zone's abbreviation for a reader elsewhere), and the location's name.
+ */
 export function BookingWhenWhere({ booking }: { booking: Booking }) {
   return (
     <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
@@ -14,12 +20,42 @@ export function BookingWhenWhere({ booking }: { booking: Booking }) {
       </span>
       <span className="inline-flex items-center gap-1.5">
         <Clock className="size-4 shrink-0" aria-hidden="true" />
-        {booking.start_time} - {booking.end_time}
+        <span data-testid="booking-time">{formatTimeRange(booking)}</span>
       </span>
       <span className="inline-flex min-w-0 items-center gap-1.5">
         <MapPin className="size-4 shrink-0" aria-hidden="true" />
         <span className="truncate">{booking.location_name || 'Location TBD'}</span>
       </span>
     </div>
+  );
+}
+
+/** The status in its own colour ("no-show" purple, "expired" grey…). */
+export function BookingStatusBadge({ status }: { status: string }) {
+  return (
+    <Badge variant={statusVariant(status)} data-testid="booking-status">
+      {statusLabel(status)}
+    </Badge>
+  );
+}
+
+/** "Late cancellation" where the cancel came inside the coach's window; both sides see it. */
+export function LateCancellationBadge({ booking }: { booking: Booking }) {
+  if (!booking.late_cancellation) return null;
+  return (
+    <Badge variant="warning" data-testid="late-cancellation">
+      Late cancellation
+    </Badge>
+  );
+}
+
+/** Who cancelled and why, under a cancelled booking. */
+export function CancellationNote({ booking }: { booking: Booking }) {
+  const note = cancellationNote(booking);
+  if (!note) return null;
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="cancellation-note">
+      {note}
+    </p>
   );
 }

@@ -7,6 +7,13 @@ const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Tho
 
 function booking(overrides: Partial<Booking> = {}): Booking {
   return {
+    slot_id: 'slot-1',
+    time_zone: 'America/Chicago',
+    starts_at: '2099-03-14T22:00:00Z',
+    ends_at: '2099-03-14T23:00:00Z',
+    late_cancellation: false,
+    cancelled_by: null,
+    cancellation_reason: null,
     booking_id: 'b-1',
     coach_id: 'coach-1',
     coach_name: 'Maya Thompson',
@@ -31,6 +38,12 @@ function coachApi(extra: Record<string, unknown> = {}) {
     'GET /gym/locations': [],
     'GET /coach/court-reservations': [],
     'GET /bookings': [],
+    'GET /coach/policy': {
+      min_notice_minutes: 0,
+      max_advance_days: 365,
+      response_window_minutes: 2880,
+      cancellation_window_minutes: 1440,
+    },
     ...extra,
   };
 }
@@ -46,7 +59,7 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     expect(await within(await clientBookings()).findByText('No bookings yet')).toBeInTheDocument();
   });
 
-  it('offers Approve and Deny on pending, payment on confirmed, a red badge otherwise', async () => {
+  it('offers Approve and Deny on pending, payment and Cancel session on confirmed, a red badge on denied', async () => {
     renderApp('/coach/dashboard', {
       user: coach,
       api: coachApi({
@@ -60,11 +73,11 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     const [pending, confirmed, denied] = await within(await clientBookings()).findAllByTestId('booking');
     expect(pending).toHaveTextContent('Casey Jordan');
     expect(pending).toHaveTextContent('Fri, Mar 14, 2025');
-    expect(pending).toHaveTextContent('17:00 - 18:00');
+    expect(pending).toHaveTextContent('17:00 – 18:00');
     expect(within(pending).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
     expect(within(pending).getByRole('button', { name: 'Deny' })).toBeInTheDocument();
-    expect(confirmed).toHaveTextContent('pending');
-    expect(within(confirmed).queryByRole('button')).not.toBeInTheDocument();
+    expect(confirmed).toHaveTextContent('Payment: pending');
+    expect(within(confirmed).getAllByRole('button').map((b) => b.textContent)).toEqual(['Cancel session']);
     const badge = within(denied).getByText('denied');
     expect(badge.className).toMatch(/red/);
     expect(within(denied).queryByRole('button')).not.toBeInTheDocument();
@@ -86,6 +99,7 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     expect(await screen.findByText('Booking approved!')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'PATCH' && c.path === '/coach/bookings/b-1/approve')).toBe(true);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument());
+    expect(screen.getByTestId('booking-status')).toHaveTextContent('confirmed');
     expect(screen.getByText('pending')).toBeInTheDocument();
   });
 
@@ -114,5 +128,103 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     expect(await screen.findByText('Failed to approve booking')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Deny' }));
     expect(await screen.findByText('Failed to deny booking')).toBeInTheDocument();
+  });
+
+  it('shows expired, completed, no-show and late-cancelled bookings distinctly', async () => {
+    const ended = { starts_at: '2025-03-14T22:00:00Z', ends_at: '2025-03-14T23:00:00Z' };
+    renderApp('/coach/dashboard', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': [
+          booking({ booking_id: 'e', status: 'expired' }),
+          booking({ booking_id: 'd', status: 'completed', ...ended }),
+          booking({ booking_id: 'n', status: 'no_show', ...ended }),
+          booking({ booking_id: 'l', status: 'cancelled', late_cancellation: true, cancelled_by: 'client', cancellation_reason: 'Sick' }),
+        ],
+      }),
+    });
+    const [expired, completed, noShow, late] = await within(await clientBookings()).findAllByTestId('booking');
+    const status = (item: HTMLElement) => within(item).getByTestId('booking-status');
+    expect(status(expired)).toHaveTextContent('expired');
+    expect(status(completed)).toHaveTextContent('completed');
+    expect(status(noShow)).toHaveTextContent('no-show');
+    expect(status(late)).toHaveTextContent('cancelled');
+    expect(new Set([expired, completed, noShow, late].map((item) => status(item).className)).size).toBe(4);
+    expect(within(late).getByTestId('late-cancellation')).toHaveTextContent('Late cancellation');
+    expect(late).toHaveTextContent('Cancelled by the client: Sick');
+    // Long past (2025): too late for a no-show; nothing else to do on these.
+    for (const item of [expired, completed, noShow, late]) expect(within(item).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('marks a session that ended within 7 days as no-show', async () => {
+    let marked = false;
+    const endedAt = new Date(Date.now() - 2 * 24 * 3600_000);
+    const ended = {
+      starts_at: new Date(endedAt.getTime() - 3600_000).toISOString(),
+      ends_at: endedAt.toISOString(),
+    };
+    const { user, calls } = renderApp('/coach/dashboard', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': () => [booking({ status: marked ? 'no_show' : 'completed', ...ended })],
+        'PATCH /coach/bookings/b-1/no-show': () => {
+          marked = true;
+          return { status: 200, body: booking({ status: 'no_show', ...ended }) };
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Mark no-show' }));
+    expect(await screen.findByText('Marked as no-show')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH' && c.path === '/coach/bookings/b-1/no-show')).toBe(true);
+    await waitFor(() => expect(screen.getByTestId('booking-status')).toHaveTextContent('no-show'));
+    expect(screen.queryByRole('button', { name: 'Mark no-show' })).not.toBeInTheDocument();
+  });
+
+  it('cancels a confirmed session with a reason for the client', async () => {
+    let cancelled = false;
+    const { user, calls } = renderApp('/coach/dashboard', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': () => [
+          booking(
+            cancelled
+              ? { status: 'cancelled', cancelled_by: 'coach', cancellation_reason: 'Court flooded' }
+              : { status: 'confirmed' },
+          ),
+        ],
+        'PATCH /coach/bookings/b-1/cancel': () => {
+          cancelled = true;
+          return {
+            status: 200,
+            body: booking({ status: 'cancelled', cancelled_by: 'coach', cancellation_reason: 'Court flooded' }),
+          };
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel session' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this session?' });
+    expect(dialog).toHaveTextContent('Casey Jordan, Fri, Mar 14, 2025');
+    await user.type(within(dialog).getByLabelText('Reason for the client (optional)'), '  Court flooded ');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
+    expect(await screen.findByText('Session cancelled')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH' && c.path === '/coach/bookings/b-1/cancel')?.body).toEqual({
+      reason: 'Court flooded',
+    });
+    expect(await screen.findByText('Cancelled by the coach: Court flooded')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel session' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's refusal when a session can no longer be cancelled", async () => {
+    const { user } = renderApp('/coach/dashboard', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': [booking({ status: 'confirmed' })],
+        'PATCH /coach/bookings/b-1/cancel': { status: 409, body: { detail: 'This session has already started' } },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel session' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this session?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
+    expect(await screen.findByText('This session has already started')).toBeInTheDocument();
   });
 });

@@ -1,18 +1,25 @@
-import { Check, Inbox, Loader2, X } from 'lucide-react';
+import { CalendarX2, Check, Inbox, Loader2, UserX, X } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
+import { formatDisplayDate } from '@/lib/dates';
+import { useNow } from '@/lib/use-now';
+import { formatTimeRange } from '@/lib/zoned-time';
+import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
 import { approveBooking, denyBooking } from '../api/review-booking';
-import { BookingWhenWhere } from './booking-summary';
+import { coachCanCancel, coachCanMarkNoShow } from '../utils/booking-rules';
+import { BookingStatusBadge, BookingWhenWhere, CancellationNote, LateCancellationBadge } from './booking-summary';
 
 /** The coach's "Client Bookings": approve or deny pending ones, see payment on confirmed ones. */
 export function ClientBookingsCard({ className }: { className?: string }) {
   const { data: bookings, isLoading } = useBookings();
+  const now = useNow();
   const pending = bookings?.filter((b) => b.status === 'pending').length ?? 0;
 
   return (
@@ -37,7 +44,7 @@ export function ClientBookingsCard({ className }: { className?: string }) {
         ) : (
           <ul aria-label="Client bookings" className="grid gap-3">
             {bookings.map((booking) => (
-              <CoachBookingItem key={booking.booking_id} booking={booking} />
+              <CoachBookingItem key={booking.booking_id} booking={booking} now={now} />
             ))}
           </ul>
         )}
@@ -46,8 +53,9 @@ export function ClientBookingsCard({ className }: { className?: string }) {
   );
 }
 
-function CoachBookingItem({ booking }: { booking: Booking }) {
-  const [busy, setBusy] = React.useState<'approve' | 'deny' | null>(null);
+function CoachBookingItem({ booking, now }: { booking: Booking; now: Date }) {
+  const [busy, setBusy] = React.useState<'approve' | 'deny' | 'no-show' | null>(null);
+  const [cancelling, setCancelling] = React.useState(false);
 
   async function review(action: 'approve' | 'deny') {
     setBusy(action);
@@ -66,14 +74,40 @@ function CoachBookingItem({ booking }: { booking: Booking }) {
     }
   }
 
+  async function noShow() {
+    setBusy('no-show');
+    try {
+      await markNoShow(booking.booking_id);
+      toast.success('Marked as no-show');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to mark no-show'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function cancel(reason: string) {
+    try {
+      await coachCancelBooking(booking.booking_id, reason);
+      toast.success('Session cancelled');
+      setCancelling(false);
+      return true;
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to cancel session'));
+      return false;
+    }
+  }
+
   return (
     <li
       data-testid="booking"
+      data-status={booking.status}
       className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between"
     >
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.client_name}</p>
         <BookingWhenWhere booking={booking} />
+        <CancellationNote booking={booking} />
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2">
         {booking.status === 'pending' ? (
@@ -87,15 +121,45 @@ function CoachBookingItem({ booking }: { booking: Booking }) {
               Deny
             </Button>
           </>
-        ) : booking.status === 'confirmed' ? (
-          <span className="text-sm text-navy-700">
-            <Badge variant="success" className="mr-2">confirmed</Badge>
-            Payment: <span className="font-semibold">{booking.payment_status}</span>
-          </span>
         ) : (
-          <Badge variant="destructive">{booking.status}</Badge>
+          <>
+            <BookingStatusBadge status={booking.status} />
+            <LateCancellationBadge booking={booking} />
+            {booking.status === 'confirmed' ? (
+              <span className="text-sm text-navy-700">
+                Payment: <span className="font-semibold">{booking.payment_status}</span>
+              </span>
+            ) : null}
+          </>
         )}
+        {coachCanCancel(booking, now) ? (
+          <Button
+            size="sm"
+            variant="outline"
+            className="text-destructive hover:bg-red-50"
+            onClick={() => setCancelling(true)}
+          >
+            <CalendarX2 aria-hidden="true" />
+            Cancel session
+          </Button>
+        ) : null}
+        {coachCanMarkNoShow(booking, now) ? (
+          <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void noShow()}>
+            {busy === 'no-show' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <UserX aria-hidden="true" />}
+            Mark no-show
+          </Button>
+        ) : null}
       </div>
+      <CancelWithReasonDialog
+        open={cancelling}
+        onOpenChange={setCancelling}
+        title="Cancel this session?"
+        description={`${booking.client_name}, ${formatDisplayDate(booking.booking_date)}, ${formatTimeRange(booking)}. The client is told, with your reason.`}
+        reasonLabel="Reason for the client (optional)"
+        keepLabel="Keep session"
+        confirmLabel="Cancel session"
+        onConfirm={cancel}
+      />
     </li>
   );
 }

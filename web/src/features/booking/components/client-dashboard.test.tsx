@@ -8,6 +8,13 @@ const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
 
 function booking(overrides: Partial<Booking> = {}): Booking {
   return {
+    slot_id: 'slot-1',
+    time_zone: 'America/Chicago',
+    starts_at: '2099-03-14T22:00:00Z',
+    ends_at: '2099-03-14T23:00:00Z',
+    late_cancellation: false,
+    cancelled_by: null,
+    cancellation_reason: null,
     booking_id: 'b-1',
     coach_id: 'coach-1',
     coach_name: 'Maya Thompson',
@@ -33,6 +40,15 @@ function profile(overrides: Partial<ClientProfile> = {}): ClientProfile {
     skill_level: 'intermediate',
     profile_picture_url: '/uploads/casey.png',
     ...overrides,
+  };
+}
+
+function policy() {
+  return {
+    min_notice_minutes: 0,
+    max_advance_days: 365,
+    response_window_minutes: 2880,
+    cancellation_window_minutes: 1440,
   };
 }
 
@@ -80,7 +96,7 @@ describe('the client dashboard', { timeout: 30_000 }, () => {
     const [pending, confirmed, cancelled] = items;
     expect(pending).toHaveTextContent('Maya Thompson');
     expect(pending).toHaveTextContent('Fri, Mar 14, 2025');
-    expect(pending).toHaveTextContent('17:00 - 18:00');
+    expect(pending).toHaveTextContent('17:00 – 18:00');
     expect(pending).toHaveTextContent('Eastside Rec');
     expect(within(confirmed).getByTestId('booking-status')).toHaveTextContent('confirmed');
     expect(within(confirmed).getByTestId('booking-status').className).toMatch(/green/);
@@ -92,12 +108,13 @@ describe('the client dashboard', { timeout: 30_000 }, () => {
     expect(within(cancelled).getByTestId('booking-status')).toHaveTextContent('cancelled');
   });
 
-  it('cancels a booking and shows the list again', async () => {
+  it('cancels a booking, with a reason, after asking, and shows the list again', async () => {
     let cancelled = false;
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
       api: dashboardApi({
         'GET /bookings': () => [booking({ status: cancelled ? 'cancelled' : 'confirmed' })],
+        'GET /coach/policy/coach-1': policy(),
         'PATCH /bookings/b-1/cancel': () => {
           cancelled = true;
           return { status: 200, body: booking({ status: 'cancelled' }) };
@@ -105,18 +122,101 @@ describe('the client dashboard', { timeout: 30_000 }, () => {
       }),
     });
     await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
+    // Far from the session: nothing late to warn about.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Cancel Booking' })).toBeEnabled());
+    expect(within(dialog).queryByTestId('late-cancellation-warning')).not.toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Reason for the coach (optional)'), 'Sprained ankle');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Booking' }));
     expect(await screen.findByText('Booking cancelled successfully')).toBeInTheDocument();
-    expect(calls.some((c) => c.method === 'PATCH' && c.path === '/bookings/b-1/cancel')).toBe(true);
+    expect(calls.find((c) => c.method === 'PATCH' && c.path === '/bookings/b-1/cancel')?.body).toEqual({
+      reason: 'Sprained ankle',
+    });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument());
   });
 
-  it('says so when a booking cannot be cancelled', async () => {
+  it('keeps the booking when the client steps back', async () => {
+    const { user, calls } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({ 'GET /bookings': [booking()] }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Booking' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it("warns before a cancel inside the coach's cancellation window", async () => {
+    const soon = new Date(Date.now() + 3 * 3600_000); // 3 hours ahead; the window is 24 hours
+    const { user, calls } = renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'GET /bookings': [booking({ status: 'confirmed', starts_at: soon.toISOString() })],
+        'GET /coach/policy/coach-1': policy(),
+        'PATCH /bookings/b-1/cancel': { status: 200, body: booking({ status: 'cancelled', late_cancellation: true }) },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
+    expect(await within(dialog).findByTestId('late-cancellation-warning')).toHaveTextContent(
+      'This is a late cancellation: free cancellation ends 24 hours before the session. Maya Thompson will see it marked late.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Booking' }));
+    expect(await screen.findByText('Booking cancelled successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toBeUndefined();
+  });
+
+  it('says so when a booking cannot be cancelled, and stays open', async () => {
     const { user } = renderApp('/client/dashboard', {
       user: client,
       api: dashboardApi({ 'GET /bookings': [booking()], 'PATCH /bookings/b-1/cancel': { status: 500, body: {} } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Booking' }));
     expect(await screen.findByText('Failed to cancel booking')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Cancel this booking?' })).toBeInTheDocument();
+  });
+
+  it('shows expired, completed, no-show and late-cancelled bookings distinctly, with no cancel', async () => {
+    renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'GET /bookings': [
+          booking({ booking_id: 'e', status: 'expired' }),
+          booking({ booking_id: 'd', status: 'completed', starts_at: '2025-03-14T22:00:00Z', ends_at: '2025-03-14T23:00:00Z' }),
+          booking({ booking_id: 'n', status: 'no_show', starts_at: '2025-03-14T22:00:00Z', ends_at: '2025-03-14T23:00:00Z' }),
+          booking({ booking_id: 'l', status: 'cancelled', late_cancellation: true, cancelled_by: 'client' }),
+          booking({ booking_id: 'k', status: 'cancelled', cancelled_by: 'coach', cancellation_reason: 'Gym closed' }),
+          booking({ booking_id: 's', status: 'confirmed', starts_at: '2025-03-14T22:00:00Z', ends_at: '2099-03-14T23:00:00Z' }),
+        ],
+      }),
+    });
+    const [expired, completed, noShow, late, byCoach, started] = await screen.findAllByTestId('booking');
+    const status = (item: HTMLElement) => within(item).getByTestId('booking-status');
+    expect(status(expired)).toHaveTextContent('expired');
+    expect(status(completed)).toHaveTextContent('completed');
+    expect(status(noShow)).toHaveTextContent('no-show');
+    const colours = [expired, completed, noShow, late].map((item) => status(item).className);
+    expect(new Set(colours).size).toBe(4);
+    expect(within(late).getByTestId('late-cancellation')).toHaveTextContent('Late cancellation');
+    expect(within(expired).queryByTestId('late-cancellation')).not.toBeInTheDocument();
+    expect(byCoach).toHaveTextContent('Cancelled by the coach: Gym closed');
+    // A session that has started can no longer be cancelled.
+    for (const item of [expired, completed, noShow, late, byCoach, started]) {
+      expect(within(item).queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument();
+    }
+  });
+
+  it("names the place's zone when the client's browser keeps another", async () => {
+    renderApp('/client/dashboard', {
+      user: client,
+      api: dashboardApi({
+        'GET /bookings': [booking({ time_zone: 'Asia/Tokyo', starts_at: '2099-03-14T08:00:00Z', ends_at: '2099-03-14T09:00:00Z' })],
+      }),
+    });
+    expect(await screen.findByTestId('booking-time')).toHaveTextContent(/^17:00 – 18:00 GMT\+9$/);
   });
 
   it('shows the profile with its picture and "Not set" for empty fields', async () => {

@@ -1,17 +1,29 @@
-import { CalendarX2, Loader2, Plus, Search } from 'lucide-react';
+import { AlertTriangle, CalendarX2, Plus, Search } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
+import { formatDisplayDate } from '@/lib/dates';
+import { useNow } from '@/lib/use-now';
+import { formatTimeRange } from '@/lib/zoned-time';
 import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
-import { BookingWhenWhere } from './booking-summary';
+import { useCoachPolicy } from '../api/get-coach-policy';
+import { formatDuration } from '../utils/booking-policy';
+import { cancelWouldBeLate, clientCanCancel } from '../utils/booking-rules';
+import {
+  BookingStatusBadge,
+  BookingWhenWhere,
+  CancellationNote,
+  LateCancellationBadge,
+} from './booking-summary';
 
 /**
  * The client's "Your Bookings": each booking's coach, date, times, place, status and payment,
@@ -19,6 +31,7 @@ import { BookingWhenWhere } from './booking-summary';
  */
 export function YourBookingsCard({ className }: { className?: string }) {
   const { data: bookings, isLoading } = useBookings();
+  const now = useNow();
 
   return (
     <Card className={className}>
@@ -56,7 +69,7 @@ export function YourBookingsCard({ className }: { className?: string }) {
         ) : (
           <ul aria-label="Your bookings" className="grid gap-3">
             {bookings.map((booking) => (
-              <ClientBookingItem key={booking.booking_id} booking={booking} />
+              <ClientBookingItem key={booking.booking_id} booking={booking} now={now} />
             ))}
           </ul>
         )}
@@ -65,57 +78,99 @@ export function YourBookingsCard({ className }: { className?: string }) {
   );
 }
 
-/** Cancelled bookings offer no cancel; nor do denied ones, which the server would refuse. */
-const canCancel = (status: string) => status !== 'cancelled' && status !== 'denied';
-
-function ClientBookingItem({ booking }: { booking: Booking }) {
+function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
   const [cancelling, setCancelling] = React.useState(false);
-
-  async function onCancel() {
-    setCancelling(true);
-    try {
-      await cancelBooking(booking.booking_id);
-      toast.success('Booking cancelled successfully');
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to cancel booking'));
-      setCancelling(false);
-    }
-  }
 
   return (
     <li
       data-testid="booking"
+      data-status={booking.status}
       className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between"
     >
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.coach_name}</p>
         <BookingWhenWhere booking={booking} />
         <div className="flex flex-wrap items-center gap-2 text-xs">
-          <ClientStatusBadge status={booking.status} />
+          <BookingStatusBadge status={booking.status} />
+          <LateCancellationBadge booking={booking} />
           <Badge variant="outline">Payment: {booking.payment_status}</Badge>
         </div>
+        <CancellationNote booking={booking} />
       </div>
-      {canCancel(booking.status) ? (
+      {clientCanCancel(booking, now) ? (
         <Button
           variant="outline"
           size="sm"
           className="self-start text-destructive hover:bg-red-50 sm:self-center"
-          disabled={cancelling}
-          onClick={() => void onCancel()}
+          onClick={() => setCancelling(true)}
         >
-          {cancelling ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Cancel Booking
         </Button>
       ) : null}
+      <ClientCancelDialog booking={booking} open={cancelling} onOpenChange={setCancelling} />
     </li>
   );
 }
 
-/** SPEC §4: confirmed gets a highlighted badge; every other status shows as plain text. */
-export function ClientStatusBadge({ status }: { status: string }) {
+/**
+ * "Cancel this booking?": reads the coach's policy when it opens, and warns before a cancel that
+ * would be recorded as late (a confirmed session inside the coach's cancellation window).
+ */
+function ClientCancelDialog({
+  booking,
+  open,
+  onOpenChange,
+}: {
+  booking: Booking;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const policy = useCoachPolicy(open && booking.status === 'confirmed' ? booking.coach_id : null);
+  const late = policy.data ? cancelWouldBeLate(booking, policy.data, new Date()) : false;
+
+  async function cancel(reason: string) {
+    try {
+      await cancelBooking(booking.booking_id, reason);
+      toast.success('Booking cancelled successfully');
+      onOpenChange(false);
+      return true;
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to cancel booking'));
+      return false;
+    }
+  }
+
   return (
-    <Badge variant={status === 'confirmed' ? 'success' : 'secondary'} data-testid="booking-status">
-      {status}
-    </Badge>
+    <CancelWithReasonDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Cancel this booking?"
+      description={`${booking.coach_name}, ${formatDisplayDate(booking.booking_date)}, ${formatTimeRange(booking)}.`}
+      notice={
+        policy.isLoading ? (
+          <div className="flex justify-center py-2">
+            <Spinner label="Checking the cancellation policy" />
+          </div>
+        ) : late && policy.data ? (
+          <p
+            role="alert"
+            data-testid="late-cancellation-warning"
+            className="flex gap-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-900"
+          >
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span>
+              This is a late cancellation: free cancellation ends{' '}
+              {formatDuration(policy.data.cancellation_window_minutes)} before the session. {booking.coach_name} will
+              see it marked late.
+            </span>
+          </p>
+        ) : null
+      }
+      reasonLabel="Reason for the coach (optional)"
+      keepLabel="Keep Booking"
+      confirmLabel="Cancel Booking"
+      confirmDisabled={policy.isLoading}
+      onConfirm={cancel}
+    />
   );
 }

@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatLocalDate } from '@/lib/dates';
-import { defaultBookingDate, isBookableDate, slotFitsDate, toBookingDate } from './slot-dates';
+import { DEFAULT_POLICY } from './booking-policy';
+import {
+  dateProblem,
+  defaultBookingDate,
+  firstBookableDate,
+  isBookableDate,
+  lastBookableDay,
+  slotFitsDate,
+  toBookingDate,
+} from './slot-dates';
 
 const recurringTuesday = { slot_type: 'recurring', day_of_week: 'Tuesday', specific_date: null };
 const oneTime = { slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-14' };
@@ -70,5 +79,53 @@ describe('booking dates', () => {
     expect(formatLocalDate(defaultBookingDate(recurringTuesday, wednesday)!)).toBe('2025-03-18');
     expect(formatLocalDate(defaultBookingDate(oneTime, wednesday)!)).toBe('2025-03-14');
     expect(defaultBookingDate(oneTime, new Date(2025, 2, 15))).toBeUndefined();
+  });
+});
+
+describe("a slot's dates under the coach's policy", () => {
+  const friday = { slot_type: 'recurring', day_of_week: 'Friday', specific_date: null, start_time: '09:00' };
+  const chicago = (policy: Partial<typeof DEFAULT_POLICY> = {}) => ({
+    zone: 'America/Chicago',
+    policy: { ...DEFAULT_POLICY, ...policy },
+  });
+  // Thursday 15 January 2026, 12:00 in Chicago (18:00 UTC).
+  const now = new Date('2026-01-15T18:00:00Z');
+
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('refuses a date whose start has passed on the place clock, wherever the browser is', () => {
+    vi.stubEnv('TZ', 'Asia/Tokyo'); // already Friday 16th 03:00 there
+    const thursday = { ...friday, day_of_week: 'Thursday' };
+    expect(dateProblem(thursday, new Date(2026, 0, 15), now, chicago())).toBe('past');
+    expect(dateProblem(friday, new Date(2026, 0, 16), now, chicago())).toBeNull();
+    expect(dateProblem(friday, new Date(2026, 0, 17), now, chicago())).toBe('wrong-day');
+  });
+
+  it('refuses a start sooner than the minimum notice', () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    // Friday 09:00 is 21 hours ahead.
+    expect(dateProblem(friday, new Date(2026, 0, 16), now, chicago({ min_notice_minutes: 21 * 60 }))).toBeNull();
+    expect(dateProblem(friday, new Date(2026, 0, 16), now, chicago({ min_notice_minutes: 21 * 60 + 1 }))).toBe(
+      'too-soon',
+    );
+    expect(firstBookableDate(friday, now, chicago({ min_notice_minutes: 1440 }))).toEqual(new Date(2026, 0, 23));
+  });
+
+  it('refuses a start beyond max_advance_days', () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    const limits = chicago({ max_advance_days: 8 });
+    // Friday the 23rd 09:00 is 7 days 21 hours ahead; the 30th is beyond 8 days.
+    expect(dateProblem(friday, new Date(2026, 0, 23), now, limits)).toBeNull();
+    expect(dateProblem(friday, new Date(2026, 0, 30), now, limits)).toBe('too-far');
+    expect(lastBookableDay(now, limits.policy)).toEqual(new Date(2026, 0, 24));
+  });
+
+  it('finds no date when the policy leaves none', () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    const once = { slot_type: 'one-time', day_of_week: null, specific_date: '2026-01-16', start_time: '09:00' };
+    expect(firstBookableDate(once, now, chicago())).toEqual(new Date(2026, 0, 16));
+    expect(firstBookableDate(once, now, chicago({ min_notice_minutes: 1440 }))).toBeUndefined();
   });
 });

@@ -14,6 +14,8 @@ export interface CoachProfileForm {
   specialties: string;
   hourly_rate: string;
   years_experience: string;
+  /** The coach's IANA zone: the browser's for a new profile; empty sends null (kept as it is). */
+  time_zone: string;
 }
 
 /** SPEC §5: specialties split on commas and trimmed; rate a float and years an integer, 0 if not. */
@@ -28,6 +30,7 @@ export function toCoachProfileInput(form: CoachProfileForm): CoachProfileInput {
       .filter(Boolean),
     hourly_rate: Number.isFinite(rate) ? rate : 0,
     years_experience: Number.isFinite(years) ? years : 0,
+    time_zone: form.time_zone.trim() || null,
   };
 }
 

@@ -4,17 +4,20 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import type { AvailabilitySlot, CoachLocation } from '../api/types';
-import { isRecurring, slotLocation, slotTime, slotWhen, sortSlots } from '../utils/slot-labels';
+import { zoneSuffix } from '@/lib/zoned-time';
+import { isRecurring, slotLocation, slotTime, slotTimeZone, slotWhen, sortSlots } from '../utils/slot-labels';
 
 interface AvailableSlotsCardProps {
   coachName: string;
   slots: AvailabilitySlot[];
   locations: CoachLocation[] | undefined;
+  /** The coach's own zone: the zone of a slot without a location. */
+  coachTimeZone?: string | null;
   onBook: (slot: AvailabilitySlot) => void;
 }
 
 /** "Available Time Slots" on /coach/{id}, each with "Book This Slot". */
-export function AvailableSlotsCard({ coachName, slots, locations, onBook }: AvailableSlotsCardProps) {
+export function AvailableSlotsCard({ coachName, slots, locations, coachTimeZone, onBook }: AvailableSlotsCardProps) {
   return (
     <Card>
       <CardHeader>
@@ -47,6 +50,7 @@ export function AvailableSlotsCard({ coachName, slots, locations, onBook }: Avai
                   <p className="flex items-center gap-2 text-navy-700">
                     <Clock className="size-4 text-muted-foreground" aria-hidden="true" />
                     {slotTime(slot)}
+                    {zoneSuffix(slotTimeZone(slot, locations, coachTimeZone))}
                   </p>
                   <p className="flex items-center gap-2 text-muted-foreground">
                     <MapPin className="size-4" aria-hidden="true" />

@@ -21,6 +21,7 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllEnvs();
   });
 
   it('shows the header with the coach name and every empty state', async () => {
@@ -36,7 +37,8 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
     expect(await screen.findByText('No availability set yet.')).toBeInTheDocument();
   });
 
-  it('creates a profile with POST, parsing specialties, rate and years', async () => {
+  it("creates a profile with POST, parsing specialties, rate and years, in the browser's zone", async () => {
+    vi.stubEnv('TZ', 'America/Denver');
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
       api: dashboardApi({ 'POST /coach/profile': { status: 201, body: coachProfile() } }),
@@ -54,6 +56,7 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
       specialties: ['Shooting', 'Defense', 'Footwork'],
       hourly_rate: 62.5,
       years_experience: 0,
+      time_zone: 'America/Denver',
     });
   });
 
@@ -70,9 +73,15 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Edit Profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Profile' });
     expect(within(dialog).getByLabelText('Specialties (comma-separated)')).toHaveValue('Shooting, Defense');
+    // The profile's own zone, not the browser's, and editable.
+    expect(within(dialog).getByLabelText('Time zone')).toHaveValue('America/Chicago');
+    await user.clear(within(dialog).getByLabelText('Time zone'));
+    await user.type(within(dialog).getByLabelText('Time zone'), 'America/New_York');
     await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
     expect(await screen.findByText('Profile updated successfully')).toBeInTheDocument();
-    expect(calls.some((c) => c.method === 'PUT' && c.path === '/coach/profile')).toBe(true);
+    expect(calls.find((c) => c.method === 'PUT' && c.path === '/coach/profile')?.body).toMatchObject({
+      time_zone: 'America/New_York',
+    });
   });
 
   it("shows the server's reason when the profile cannot be saved", async () => {
@@ -99,6 +108,15 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByLabelText('State'), 'TX');
     await user.type(within(dialog).getByLabelText('Latitude (optional)'), '30.267153');
     expect(within(dialog).getByLabelText('Longitude (optional)')).toHaveAttribute('step', '0.000001');
+    // A zone the browser does not know is refused before sending.
+    await user.type(within(dialog).getByLabelText('Time zone (optional)'), 'Austin time');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Location' }));
+    expect(within(dialog).getByLabelText('Time zone (optional)')).toHaveAccessibleDescription(
+      'Left empty, it is found from the coordinates or the city. Choose a time zone from the list, such as America/Chicago',
+    );
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/locations')).toBe(false);
+    await user.clear(within(dialog).getByLabelText('Time zone (optional)'));
+    await user.type(within(dialog).getByLabelText('Time zone (optional)'), 'America/Chicago');
     await user.click(within(dialog).getByRole('button', { name: 'Save Location' }));
 
     expect(await screen.findByText('Location added successfully')).toBeInTheDocument();
@@ -110,6 +128,7 @@ describe('the coach dashboard', { timeout: 30_000 }, () => {
       state: 'TX',
       latitude: 30.267153,
       longitude: null,
+      time_zone: 'America/Chicago',
     });
   });
 

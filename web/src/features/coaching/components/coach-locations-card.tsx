@@ -1,6 +1,7 @@
 import { Loader2, MapPin, Plus } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { TimeZoneField, timeZoneProblem } from '@/components/forms/time-zone-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -61,7 +62,7 @@ export function CoachLocationsCard() {
                   <p className="font-semibold text-navy-900">{location.name}</p>
                   <p className="text-muted-foreground">{location.address}</p>
                   <p className="text-muted-foreground">
-                    {[`${location.city}, ${location.state}`, courtLabel(location.court_number)]
+                    {[`${location.city}, ${location.state}`, courtLabel(location.court_number), location.time_zone]
                       .filter(Boolean)
                       .join(' · ')}
                   </p>
@@ -75,17 +76,30 @@ export function CoachLocationsCard() {
   );
 }
 
-const EMPTY = { name: '', address: '', court_number: '', city: '', state: '', latitude: '', longitude: '' };
+const EMPTY = {
+  name: '',
+  address: '',
+  court_number: '',
+  city: '',
+  state: '',
+  latitude: '',
+  longitude: '',
+  time_zone: '',
+};
 
 function LocationForm({ onSaved }: { onSaved: () => void }) {
   const user = useUser();
   const [form, setForm] = React.useState(EMPTY);
   const [saving, setSaving] = React.useState(false);
+  const [zoneError, setZoneError] = React.useState<string | null>(null);
   const set = (name: keyof typeof EMPTY) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [name]: event.target.value }));
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const problem = timeZoneProblem(form.time_zone);
+    setZoneError(problem);
+    if (problem) return;
     setSaving(true);
     try {
       await createLocation(user.user_id, {
@@ -96,6 +110,7 @@ function LocationForm({ onSaved }: { onSaved: () => void }) {
         state: form.state,
         latitude: toCoordinate(form.latitude),
         longitude: toCoordinate(form.longitude),
+        time_zone: form.time_zone.trim() || null,
       });
       toast.success('Location added successfully');
       onSaved();
@@ -129,6 +144,14 @@ function LocationForm({ onSaved }: { onSaved: () => void }) {
         {text('latitude', 'Latitude (optional)', { type: 'number', step: '0.000001', inputMode: 'decimal' })}
         {text('longitude', 'Longitude (optional)', { type: 'number', step: '0.000001', inputMode: 'decimal' })}
       </div>
+      <TimeZoneField
+        id="location-time_zone"
+        label="Time zone (optional)"
+        value={form.time_zone}
+        onChange={(time_zone) => setForm((current) => ({ ...current, time_zone }))}
+        hint="Left empty, it is found from the coordinates or the city."
+        error={zoneError}
+      />
       <DialogFooter>
         <Button type="submit" variant="accent" disabled={saving}>
           {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}

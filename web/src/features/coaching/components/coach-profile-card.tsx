@@ -1,6 +1,7 @@
 import { Loader2, Pencil, Plus, UserRound } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { TimeZoneField, timeZoneProblem } from '@/components/forms/time-zone-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -19,6 +20,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatAmount } from '@/lib/format';
+import { browserTimeZone } from '@/lib/zoned-time';
 import { useCoachProfile } from '../api/get-coach-profile';
 import { saveCoachProfile, toCoachProfileInput, type CoachProfileForm } from '../api/save-coach-profile';
 import type { CoachProfile } from '../api/types';
@@ -95,6 +97,10 @@ function ProfileView({ profile }: { profile: CoachProfile }) {
           <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Experience</dt>
           <dd className="mt-1 text-lg font-bold text-navy-900">{profile.years_experience} years</dd>
         </div>
+        <div className="col-span-2 rounded-lg bg-muted/60 p-3">
+          <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Time zone</dt>
+          <dd className="mt-1 font-semibold break-words text-navy-900">{profile.time_zone}</dd>
+        </div>
       </dl>
     </div>
   );
@@ -116,7 +122,10 @@ function ProfileForm({
     specialties: (profile?.specialties ?? []).join(', '),
     hourly_rate: profile ? String(profile.hourly_rate) : '',
     years_experience: profile ? String(profile.years_experience) : '',
+    // A new profile takes the browser's zone (issue 16); an existing one keeps its own.
+    time_zone: profile?.time_zone ?? browserTimeZone(),
   }));
+  const [zoneError, setZoneError] = React.useState<string | null>(null);
   const [saving, setSaving] = React.useState(false);
   const set =
     (name: keyof CoachProfileForm) =>
@@ -125,6 +134,9 @@ function ProfileForm({
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const problem = timeZoneProblem(form.time_zone);
+    setZoneError(problem);
+    if (problem) return;
     setSaving(true);
     try {
       await saveCoachProfile(coachId, toCoachProfileInput(form), profile !== null);
@@ -165,6 +177,14 @@ function ProfileForm({
           <Input id="profile-years" type="number" inputMode="numeric" min="0" step="1" value={form.years_experience} onChange={set('years_experience')} />
         </div>
       </div>
+      <TimeZoneField
+        id="profile-time-zone"
+        label="Time zone"
+        value={form.time_zone}
+        onChange={(time_zone) => setForm((current) => ({ ...current, time_zone }))}
+        hint="Sessions without a location are at this zone's time."
+        error={zoneError}
+      />
       <DialogFooter>
         <Button type="submit" variant="accent" disabled={saving}>
           {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}

@@ -41,3 +41,16 @@ export function sortSlots(slots: AvailabilitySlot[]): AvailabilitySlot[] {
     return byWhen || a.start_time.localeCompare(b.start_time);
   });
 }
+
+/**
+ * The IANA zone a slot's times are written in: its location's, else the coach profile's (issue 16:
+ * "the zone of a slot that has no location"); undefined while neither is known.
+ */
+export function slotTimeZone(
+  slot: { location_id: string | null },
+  locations: CoachLocation[] | undefined,
+  coachTimeZone: string | null | undefined,
+): string | undefined {
+  const location = slot.location_id ? locations?.find((l) => l.location_id === slot.location_id) : undefined;
+  return location?.time_zone || coachTimeZone || undefined;
+}

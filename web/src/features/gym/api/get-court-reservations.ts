@@ -9,6 +9,8 @@ export const getCourtReservations = () => api.get<CourtReservation[]>(COURT_RESE
 
 export function useCourtReservations() {
   return useSWR<CourtReservation[]>(COURT_RESERVATIONS_KEY, getCourtReservations, {
+    // Pending requests expire at their start on the server's clock.
+    refreshInterval: 60_000,
     onError: (error) => console.error('Failed to load court reservations', error),
   });
 }

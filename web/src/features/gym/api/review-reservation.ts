@@ -17,3 +17,13 @@ export async function denyReservation(reservationId: string) {
   await api.patch(`/gym/reservations/${encodeURIComponent(reservationId)}/deny`);
   await refresh();
 }
+
+/**
+ * PATCH /api/gym/reservations/{id}/cancel: the gym cancels an approved reservation before it
+ * starts, with an optional reason the coach reads; the court time is open again.
+ */
+export async function cancelApprovedReservation(reservationId: string, reason?: string) {
+  const body = reason?.trim() ? { reason: reason.trim() } : undefined;
+  await api.patch(`/gym/reservations/${encodeURIComponent(reservationId)}/cancel`, body);
+  await refresh();
+}

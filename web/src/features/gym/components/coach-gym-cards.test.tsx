@@ -1,7 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { zonedInstant } from '@/lib/zoned-time';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Court, CourtAvailability, CourtReservation, GymLocation } from '../api/types';
+
+
+/** starts_at and ends_at from the date and times on Chicago's wall clock, unless given. */
+function instants(o: { date?: string; start_time?: string; end_time?: string; starts_at?: string; ends_at?: string }) {
+  const date = o.date ?? '2030-03-13';
+  return {
+    starts_at: o.starts_at ?? zonedInstant(date, o.start_time ?? '09:00', 'America/Chicago')!.toISOString(),
+    ends_at: o.ends_at ?? zonedInstant(date, o.end_time ?? '10:00', 'America/Chicago')!.toISOString(),
+  };
+}
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
@@ -15,6 +26,7 @@ const location = (overrides: Partial<GymLocation> = {}): GymLocation => ({
   state: 'TX',
   latitude: null,
   longitude: null,
+  time_zone: 'America/Chicago',
   ...overrides,
 });
 
@@ -42,7 +54,10 @@ const open = (overrides: Partial<CourtAvailability> = {}): CourtAvailability => 
   is_reserved: false,
   location_name: 'Main Hall',
   court_name: 'Court A',
+  time_zone: 'America/Chicago',
+  reservation_id: null,
   ...overrides,
+  ...instants(overrides),
 });
 
 const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservation => ({
@@ -57,7 +72,10 @@ const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservatio
   start_time: '09:00',
   end_time: '10:00',
   status: 'pending',
+  time_zone: 'America/Chicago',
+  cancellation_reason: null,
   ...overrides,
+  ...instants(overrides),
 });
 
 function coachApi(extra: Record<string, unknown> = {}) {
@@ -73,6 +91,13 @@ function coachApi(extra: Record<string, unknown> = {}) {
 }
 
 describe("the coach's gym cards", { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    vi.stubEnv('TZ', 'America/Chicago'); // the gyms' zone: times read bare
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it('shows both empty states', async () => {
     renderApp('/coach/dashboard', { user: coach, api: coachApi() });
     expect(await screen.findByText('No gym locations available yet.')).toBeInTheDocument();
@@ -143,7 +168,7 @@ describe("the coach's gym cards", { timeout: 30_000 }, () => {
 
     const slots = await within(detail).findAllByTestId('open-court-time');
     expect(slots).toHaveLength(2);
-    expect(slots[0]).toHaveTextContent('09:00 - 10:00');
+    expect(slots[0]).toHaveTextContent('09:00 – 10:00');
     await user.click(within(slots[0]).getByRole('button', { name: /^Request/ }));
     expect(await screen.findByText('Court reservation requested')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST' && c.path === '/coach/court-reservations')?.body).toEqual({
@@ -183,6 +208,8 @@ describe("the coach's gym cards", { timeout: 30_000 }, () => {
           reservation({ status: cancelled ? 'cancelled' : 'pending' }),
           reservation({ reservation_id: 'r-2', status: 'approved', date: '2030-03-14' }),
           reservation({ reservation_id: 'r-3', status: 'denied', date: '2030-03-15' }),
+          reservation({ reservation_id: 'r-4', status: 'expired', date: '2030-03-16' }),
+          reservation({ reservation_id: 'r-5', status: 'cancelled', date: '2030-03-17', cancellation_reason: 'Floor repairs' }),
         ],
         'DELETE /coach/court-reservations/r-1': () => {
           cancelled = true;
@@ -192,10 +219,13 @@ describe("the coach's gym cards", { timeout: 30_000 }, () => {
     });
     const items = await screen.findAllByTestId('court-reservation');
     const badges = items.map((item) => within(item).getByTestId('reservation-status'));
-    expect(badges.map((b) => b.textContent)).toEqual(['pending', 'approved', 'denied']);
+    expect(badges.map((b) => b.textContent)).toEqual(['pending', 'approved', 'denied', 'expired', 'cancelled']);
     expect(badges[0].className).toMatch(/yellow/);
     expect(badges[1].className).toMatch(/green/);
     expect(badges[2].className).toMatch(/red/);
+    // Nobody answered in time: grey, not an error of anyone's.
+    expect(badges[3].className).not.toMatch(/red|green|yellow/);
+    expect(items[4]).toHaveTextContent('Reason: Floor repairs');
     expect(within(items[1]).queryByRole('button')).not.toBeInTheDocument();
     expect(within(items[2]).queryByRole('button')).not.toBeInTheDocument();
 

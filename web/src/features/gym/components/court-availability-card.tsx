@@ -1,6 +1,7 @@
 import { CalendarDays, Clock, Loader2, Plus } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -19,11 +20,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate, formatLocalDate } from '@/lib/dates';
+import { useNow } from '@/lib/use-now';
 import { createCourtAvailability } from '../api/create-court-availability';
 import { useCourtAvailability } from '../api/get-court-availability';
 import { useCourts } from '../api/get-courts';
 import { useGymLocations } from '../api/get-gym-locations';
-import { usePendingReservations } from '../api/get-pending-reservations';
+import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
+import { cancelApprovedReservation } from '../api/review-reservation';
 import type { CourtAvailability, GymLocation } from '../api/types';
 import { byDateAndTime, timeRange } from './court-labels';
 import { CourtWeekSchedule } from './court-week-schedule';
@@ -34,6 +37,7 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
   const { data: locations } = useGymLocations();
   const { data: pending } = usePendingReservations();
   const [open, setOpen] = React.useState(false);
+  const now = useNow();
   const sorted = React.useMemo(() => [...(availability ?? [])].sort(byDateAndTime), [availability]);
 
   return (
@@ -66,10 +70,10 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
           </p>
         ) : (
           <>
-            <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={pending ?? []} />
+            <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={stillPending(pending, now)} />
             <ul aria-label="Court availability" className="grid gap-2 sm:grid-cols-2">
               {sorted.map((item) => (
-                <AvailabilityItem key={item.availability_id} item={item} />
+                <AvailabilityItem key={item.availability_id} item={item} now={now} />
               ))}
             </ul>
           </>
@@ -79,9 +83,25 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
   );
 }
 
-function AvailabilityItem({ item }: { item: CourtAvailability }) {
+function AvailabilityItem({ item, now }: { item: CourtAvailability; now: Date }) {
+  const [cancelling, setCancelling] = React.useState(false);
+  // The approved reservation on it can be cancelled until the court time starts.
+  const cancellable = item.is_reserved && item.reservation_id !== null && Date.parse(item.starts_at) > now.getTime();
+
+  async function cancel(reason: string) {
+    try {
+      await cancelApprovedReservation(item.reservation_id as string, reason);
+      toast.success('Reservation cancelled');
+      setCancelling(false);
+      return true;
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to cancel reservation'));
+      return false;
+    }
+  }
+
   return (
-    <li data-testid="court-availability" className="flex items-start justify-between gap-3 rounded-lg border p-3 text-sm">
+    <li data-testid="court-availability" className="flex flex-wrap items-start justify-between gap-3 rounded-lg border p-3 text-sm">
       <div className="min-w-0 space-y-0.5">
         <p className="font-semibold text-navy-900">
           {item.location_name} · {item.court_name}
@@ -97,7 +117,30 @@ function AvailabilityItem({ item }: { item: CourtAvailability }) {
           </span>
         </p>
       </div>
-      {item.is_reserved ? <Badge variant="success">Reserved</Badge> : <Badge variant="info">Available</Badge>}
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        {item.is_reserved ? <Badge variant="success">Reserved</Badge> : <Badge variant="info">Available</Badge>}
+        {cancellable ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="text-destructive hover:bg-red-50"
+            aria-label={`Cancel reservation of ${item.court_name} on ${formatDisplayDate(item.date)} ${timeRange(item)}`}
+            onClick={() => setCancelling(true)}
+          >
+            Cancel reservation
+          </Button>
+        ) : null}
+      </div>
+      <CancelWithReasonDialog
+        open={cancelling}
+        onOpenChange={setCancelling}
+        title="Cancel this reservation?"
+        description={`${item.location_name} · ${item.court_name}, ${formatDisplayDate(item.date)}, ${timeRange(item)}. The coach is told, and the court time is open again.`}
+        reasonLabel="Reason for the coach (optional)"
+        keepLabel="Keep reservation"
+        confirmLabel="Cancel reservation"
+        onConfirm={cancel}
+      />
     </li>
   );
 }

@@ -1,4 +1,5 @@
 /** Words for courts and court time, shared by the gym's and the coach's cards. */
+import { formatTimeRange, type ZonedSpan } from '@/lib/zoned-time';
 import type { CourtType } from '../api/types';
 
 const COURT_TYPE_LABEL: Record<CourtType, string> = {
@@ -9,9 +10,8 @@ const COURT_TYPE_LABEL: Record<CourtType, string> = {
 
 export const courtTypeLabel = (type: string) => COURT_TYPE_LABEL[type as CourtType] ?? type;
 
-/** "09:00 - 10:30" */
-export const timeRange = (item: { start_time: string; end_time: string }) =>
-  `${item.start_time} - ${item.end_time}`;
+/** "09:00 – 10:30" on the place's wall clock, "09:00 – 10:30 CST" for a reader in another zone. */
+export const timeRange = (item: ZonedSpan) => formatTimeRange(item);
 
 /** Orders court time by date, then start. */
 export const byDateAndTime = <T extends { date: string; start_time: string }>(a: T, b: T) =>

@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
 import { cancelCourtReservation } from '../api/cancel-court-reservation';
+import { useNow } from '@/lib/use-now';
 import { useCourtReservations } from '../api/get-court-reservations';
 import type { CourtReservation } from '../api/types';
 import { byDateAndTime, timeRange } from './court-labels';
@@ -15,6 +16,7 @@ import { ReservationStatusBadge } from './reservation-status-badge';
 /** The coach's "My Court Reservations": every request for court time, cancellable while pending. */
 export function CourtReservationsCard({ className }: { className?: string }) {
   const { data: reservations, isLoading } = useCourtReservations();
+  const now = useNow();
 
   return (
     <Card className={className}>
@@ -34,7 +36,7 @@ export function CourtReservationsCard({ className }: { className?: string }) {
         ) : (
           <ul aria-label="Court reservations" className="grid gap-3">
             {[...reservations].sort(byDateAndTime).map((reservation) => (
-              <ReservationItem key={reservation.reservation_id} reservation={reservation} />
+              <ReservationItem key={reservation.reservation_id} reservation={reservation} now={now} />
             ))}
           </ul>
         )}
@@ -43,7 +45,7 @@ export function CourtReservationsCard({ className }: { className?: string }) {
   );
 }
 
-function ReservationItem({ reservation }: { reservation: CourtReservation }) {
+function ReservationItem({ reservation, now }: { reservation: CourtReservation; now: Date }) {
   const [cancelling, setCancelling] = React.useState(false);
 
   async function onCancel() {
@@ -77,8 +79,14 @@ function ReservationItem({ reservation }: { reservation: CourtReservation }) {
             {timeRange(reservation)}
           </span>
         </p>
+        {reservation.status === 'cancelled' && reservation.cancellation_reason ? (
+          <p className="text-muted-foreground" data-testid="cancellation-note">
+            Reason: {reservation.cancellation_reason}
+          </p>
+        ) : null}
       </div>
-      {reservation.status === 'pending' ? (
+      {/* A request whose time has come expires: nothing left to withdraw. */}
+      {reservation.status === 'pending' && Date.parse(reservation.starts_at) > now.getTime() ? (
         <Button
           variant="ghost"
           size="sm"

@@ -1,7 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { zonedInstant } from '@/lib/zoned-time';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Court, CourtAvailability, CourtReservation, GymLocation, GymProfile } from '../api/types';
+
+
+/** starts_at and ends_at from the date and times on Chicago's wall clock, unless given. */
+function instants(o: { date?: string; start_time?: string; end_time?: string; starts_at?: string; ends_at?: string }) {
+  const date = o.date ?? '2025-03-13';
+  return {
+    starts_at: o.starts_at ?? zonedInstant(date, o.start_time ?? '09:00', 'America/Chicago')!.toISOString(),
+    ends_at: o.ends_at ?? zonedInstant(date, o.end_time ?? '10:00', 'America/Chicago')!.toISOString(),
+  };
+}
 
 const gym = makeUser({ user_id: 'gym-1', role: 'gym', full_name: 'Downtown Athletic' });
 
@@ -15,6 +26,7 @@ const location = (overrides: Partial<GymLocation> = {}): GymLocation => ({
   state: 'TX',
   latitude: null,
   longitude: null,
+  time_zone: 'America/Chicago',
   ...overrides,
 });
 
@@ -36,7 +48,10 @@ const availability = (overrides: Partial<CourtAvailability> = {}): CourtAvailabi
   is_reserved: false,
   location_name: 'Main Hall',
   court_name: 'Court A',
+  time_zone: 'America/Chicago',
+  reservation_id: null,
   ...overrides,
+  ...instants(overrides),
 });
 
 const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservation => ({
@@ -51,7 +66,10 @@ const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservatio
   start_time: '09:00',
   end_time: '10:00',
   status: 'pending',
+  time_zone: 'America/Chicago',
+  cancellation_reason: null,
   ...overrides,
+  ...instants(overrides),
 });
 
 const profile: GymProfile = { gym_id: 'gym-1', gym_name: 'Downtown Athletic', description: 'Six courts.', phone: '555-0100' };
@@ -68,11 +86,13 @@ function gymApi(extra: Record<string, unknown> = {}) {
 
 describe('the gym dashboard', { timeout: 30_000 }, () => {
   beforeEach(() => {
+    vi.stubEnv('TZ', 'America/Chicago'); // the gym's own zone: times read bare
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 12, 10, 0)); // Wednesday 12 March 2025
   });
   afterEach(() => {
     vi.useRealTimers();
+    vi.unstubAllEnvs();
   });
 
   it('shows every empty state and no pending card when nothing waits', async () => {
@@ -152,6 +172,7 @@ describe('the gym dashboard', { timeout: 30_000 }, () => {
       state: 'TX',
       latitude: null,
       longitude: null,
+      time_zone: null,
     });
     expect(await screen.findByText('No courts added yet')).toBeInTheDocument();
 
@@ -279,15 +300,15 @@ describe('the gym dashboard', { timeout: 30_000 }, () => {
     const rowA = await within(schedule).findByRole('row', { name: /^Court A/ });
     const cellsA = within(rowA).getAllByRole('cell');
     expect(cellsA).toHaveLength(7);
-    expect(cellsA[0]).toHaveTextContent('09:00 - 10:00Available');
-    expect(cellsA[3]).toHaveTextContent('11:00 - 12:00Pending request');
+    expect(cellsA[0]).toHaveTextContent('09:00 – 10:00Available');
+    expect(cellsA[3]).toHaveTextContent('11:00 – 12:00Pending request');
     const rowB = within(schedule).getByRole('row', { name: /^Court B/ });
     expect(within(rowB).getAllByRole('cell')[6]).toHaveTextContent('Reserved');
     expect(schedule).not.toHaveTextContent('03-20');
 
     await user.click(within(schedule).getByRole('button', { name: 'Next week' }));
     expect(schedule).toHaveTextContent('Week of Mar 17 – Mar 23');
-    expect(within(within(schedule).getByRole('row', { name: /^Court A/ })).getAllByRole('cell')[3]).toHaveTextContent('09:00 - 10:00Available');
+    expect(within(within(schedule).getByRole('row', { name: /^Court A/ })).getAllByRole('cell')[3]).toHaveTextContent('09:00 – 10:00Available');
   });
 
   it('shows pending reservations with a count and approves one, refreshing both lists', async () => {
@@ -308,7 +329,7 @@ describe('the gym dashboard', { timeout: 30_000 }, () => {
     const [first] = screen.getAllByTestId('pending-reservation');
     expect(first).toHaveTextContent('Maya Thompson');
     expect(first).toHaveTextContent('Main Hall · Court A');
-    expect(first).toHaveTextContent('09:00 - 10:00');
+    expect(first).toHaveTextContent('09:00 – 10:00');
     const before = calls.filter((c) => c.path === '/gym/court-availability').length;
     await user.click(within(first).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Reservation approved!')).toBeInTheDocument();
@@ -349,5 +370,74 @@ describe('the gym dashboard', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Failed to approve reservation')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Deny' }));
     expect(await screen.findByText('Failed to deny reservation')).toBeInTheDocument();
+  });
+
+  it('leaves a request out of the pending list once its start has passed (it expires)', async () => {
+    renderApp('/gym/dashboard', {
+      user: gym,
+      api: gymApi({
+        'GET /gym/pending-reservations': [
+          // Now is Wednesday 12 March 2025, 10:00 in Chicago.
+          reservation({ reservation_id: 'past', date: '2025-03-12', start_time: '09:00', end_time: '10:00', coach_name: 'Old Request' }),
+          reservation({ reservation_id: 'gone', status: 'expired', coach_name: 'Expired Request' }),
+          reservation({ reservation_id: 'next', coach_name: 'Dana Lee' }),
+        ],
+      }),
+    });
+    const items = await screen.findAllByTestId('pending-reservation');
+    expect(items).toHaveLength(1);
+    expect(items[0]).toHaveTextContent('Dana Lee');
+    expect(screen.getByLabelText('1 pending')).toBeInTheDocument();
+    expect(screen.queryByText('Old Request')).not.toBeInTheDocument();
+    expect(screen.queryByText('Expired Request')).not.toBeInTheDocument();
+  });
+
+  it('cancels an approved reservation before it starts, with a reason for the coach', async () => {
+    let cancelled = false;
+    const { user, calls } = renderApp('/gym/dashboard', {
+      user: gym,
+      api: gymApi({
+        'GET /gym/locations': [location()],
+        'GET /gym/locations/loc-1/courts': [court()],
+        'GET /gym/court-availability': () => [
+          availability({ is_reserved: !cancelled, reservation_id: cancelled ? null : 'r-1' }),
+          availability({ availability_id: 'av-past', date: '2025-03-11', is_reserved: true, reservation_id: 'r-0' }),
+        ],
+        'PATCH /gym/reservations/r-1/cancel': () => {
+          cancelled = true;
+          return { status: 200, body: reservation({ status: 'cancelled', cancellation_reason: 'Floor repairs' }) };
+        },
+      }),
+    });
+    const [past, upcoming] = await screen.findAllByTestId('court-availability');
+    // Court time that has started can no longer be cancelled.
+    expect(within(past).queryByRole('button', { name: /Cancel reservation/ })).not.toBeInTheDocument();
+    await user.click(
+      within(upcoming).getByRole('button', { name: 'Cancel reservation of Court A on Thu, Mar 13, 2025 09:00 – 10:00' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this reservation?' });
+    await user.type(within(dialog).getByLabelText('Reason for the coach (optional)'), 'Floor repairs');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel reservation' }));
+    expect(await screen.findByText('Reservation cancelled')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH' && c.path === '/gym/reservations/r-1/cancel')?.body).toEqual({
+      reason: 'Floor repairs',
+    });
+    await waitFor(() =>
+      expect(within(screen.getAllByTestId('court-availability')[1]).getByText('Available')).toBeInTheDocument(),
+    );
+  });
+
+  it("shows the server's refusal of a cancel", async () => {
+    const { user } = renderApp('/gym/dashboard', {
+      user: gym,
+      api: gymApi({
+        'GET /gym/court-availability': [availability({ is_reserved: true, reservation_id: 'r-1' })],
+        'PATCH /gym/reservations/r-1/cancel': { status: 409, body: { detail: 'This court time has already started' } },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: /^Cancel reservation of Court A/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this reservation?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel reservation' }));
+    expect(await screen.findByText('This court time has already started')).toBeInTheDocument();
   });
 });

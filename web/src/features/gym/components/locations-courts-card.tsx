@@ -2,6 +2,7 @@ import { Loader2, MapPin, Plus } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
+import { TimeZoneField, timeZoneProblem } from '@/components/forms/time-zone-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -107,6 +108,7 @@ function LocationItem({ location, onAddCourt }: { location: GymLocation; onAddCo
             <p className="text-muted-foreground">{location.address}</p>
             <p className="text-muted-foreground">
               {location.city}, {location.state}
+              {location.time_zone ? ` · ${location.time_zone}` : ''}
             </p>
           </div>
         </div>
@@ -135,16 +137,20 @@ function LocationItem({ location, onAddCourt }: { location: GymLocation; onAddCo
   );
 }
 
-const EMPTY_LOCATION = { name: '', address: '', city: '', state: '', latitude: '', longitude: '' };
+const EMPTY_LOCATION = { name: '', address: '', city: '', state: '', latitude: '', longitude: '', time_zone: '' };
 
 function LocationForm({ onSaved }: { onSaved: () => void }) {
   const [form, setForm] = React.useState(EMPTY_LOCATION);
   const [saving, setSaving] = React.useState(false);
+  const [zoneError, setZoneError] = React.useState<string | null>(null);
   const set = (name: keyof typeof EMPTY_LOCATION) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [name]: event.target.value }));
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const problem = timeZoneProblem(form.time_zone);
+    setZoneError(problem);
+    if (problem) return;
     setSaving(true);
     try {
       await createGymLocation({
@@ -154,6 +160,7 @@ function LocationForm({ onSaved }: { onSaved: () => void }) {
         state: form.state,
         latitude: toCoordinate(form.latitude),
         longitude: toCoordinate(form.longitude),
+        time_zone: form.time_zone.trim() || null,
       });
       toast.success('Location added successfully');
       onSaved();
@@ -190,6 +197,14 @@ function LocationForm({ onSaved }: { onSaved: () => void }) {
         {text('latitude', 'Latitude (optional)', { type: 'number', step: '0.000001', inputMode: 'decimal' })}
         {text('longitude', 'Longitude (optional)', { type: 'number', step: '0.000001', inputMode: 'decimal' })}
       </div>
+      <TimeZoneField
+        id="gym-location-time_zone"
+        label="Time zone (optional)"
+        value={form.time_zone}
+        onChange={(time_zone) => setForm((current) => ({ ...current, time_zone }))}
+        hint="Left empty, it is found from the coordinates or the city."
+        error={zoneError}
+      />
       <DialogFooter>
         <Button type="submit" variant="accent" disabled={saving}>
           {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}

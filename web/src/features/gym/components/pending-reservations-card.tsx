@@ -6,15 +6,19 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
-import { usePendingReservations } from '../api/get-pending-reservations';
+import { useNow } from '@/lib/use-now';
+import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
 import { approveReservation, denyReservation } from '../api/review-reservation';
 import type { CourtReservation } from '../api/types';
 import { byDateAndTime, timeRange } from './court-labels';
 
 /** "Pending Court Reservations": shown only while coaches' requests wait for this gym. */
 export function PendingReservationsCard({ className }: { className?: string }) {
-  const { data: pending } = usePendingReservations();
-  if (!pending?.length) return null;
+  const { data } = usePendingReservations();
+  const now = useNow();
+  // A request whose time has come expires on the server within the minute; it leaves the list now.
+  const pending = stillPending(data, now);
+  if (!pending.length) return null;
 
   return (
     <Card className={className} aria-labelledby="pending-reservations-title">

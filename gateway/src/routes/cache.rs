@@ -75,6 +75,14 @@ pub const COACH_SLOTS: Remembered = Remembered {
     shows: &[Data::Coaching],
 };
 
+/// A coach's booking policy.
+pub const COACH_POLICY: Remembered = Remembered {
+    name: "coach-policy",
+    route: "/coach/policy/{coach_id}",
+    key: Some("coach_id"),
+    shows: &[Data::Coaching],
+};
+
 /// The courts of a gym location.
 pub const LOCATION_COURTS: Remembered = Remembered {
     name: "location-courts",
@@ -89,6 +97,7 @@ pub const REMEMBERED: &[Remembered] = &[
     COACH_PROFILE,
     COACH_LOCATIONS,
     COACH_SLOTS,
+    COACH_POLICY,
     LOCATION_COURTS,
 ];
 

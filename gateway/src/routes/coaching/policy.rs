@@ -4,7 +4,6 @@
 //! booking-svc enforces.
 
 use axum::{extract::State, response::Response};
-use platform::stamps::Context;
 use proto::coaching::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,6 +12,7 @@ use crate::{
     call::{self, present},
     error::ApiError,
     extract::{Json, PathId, Session},
+    routes::cache,
     state::AppState,
 };
 
@@ -102,11 +102,11 @@ pub(crate) async fn coach_policy(
     session: Session,
     PathId(coach_id): PathId,
 ) -> Result<Response, ApiError> {
-    let stamp = session.stamps.of(&[Context::Coaching]);
+    let stamp = crate::memo::stamps().of(cache::COACH_POLICY.shows);
     state
         .memo
         .json(
-            "coach-policy",
+            cache::COACH_POLICY.name,
             &coach_id,
             stamp,
             read(&state, &session, coach_id.clone()),

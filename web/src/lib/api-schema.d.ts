@@ -1378,7 +1378,7 @@ export interface components {
              * @example America/Chicago
              */
             time_zone?: string | null;
-        };
+        } & (unknown & unknown);
         /** @description A gym's profile. */
         GymProfile: {
             description: string;
@@ -1459,7 +1459,7 @@ export interface components {
              * @example America/Chicago
              */
             time_zone?: string | null;
-        };
+        } & (unknown & unknown);
         /**
          * @example {
          *       "email": "ann@example.com",
@@ -1475,7 +1475,7 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "pending";
-        /** @description The upload form: one field, `file`. */
+        /** @description The upload form: one field, `file`, and no other. */
         ProfilePictureForm: {
             /**
              * Format: binary
@@ -1570,7 +1570,7 @@ export interface components {
             specific_date?: string | null;
             /** @description HH:MM, 24-hour. */
             start_time: string;
-        };
+        } & (unknown & unknown);
         /**
          * @description Weekly on a day (recurring) or on one date (one-time).
          * @enum {string}
@@ -2376,6 +2376,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description specific_date is in the past */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2387,6 +2396,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3045,7 +3063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePictureUrl"];
                 };
             };
-            /** @description No field named file, or a malformed form */
+            /** @description No field named file, a field other than file, or a malformed form */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4142,9 +4160,9 @@ export interface operations {
     search_city: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -4164,6 +4182,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4234,9 +4261,9 @@ export interface operations {
     geocode: {
         parameters: {
             query?: {
-                /** @description City, case-insensitive. */
+                /** @description City, case-insensitive. Give a city, a state or both. */
                 city?: string;
-                /** @description State, case-insensitive. */
+                /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
             };
             header?: never;
@@ -4256,6 +4283,15 @@ export interface operations {
             };
             /** @description The request is invalid; the detail names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Neither a city nor a state given (blank counts as not given) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4383,7 +4419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Overlaps other availability of the court */
+            /** @description Overlaps other availability of the court, or the date is in the past */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,6 +4439,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

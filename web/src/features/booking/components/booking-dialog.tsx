@@ -198,6 +198,8 @@ function BookingFormFields({
       <div className="flex justify-center">
         <DayPicker
           mode="single"
+          // A second click on the chosen day keeps it chosen rather than leaving no date.
+          required
           selected={date}
           onSelect={setDate}
           defaultMonth={date ?? today}

@@ -534,6 +534,10 @@ fn choices(allowed: &[Value]) -> String {
         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
         .collect();
     match names.split_last() {
+        // A long list (time zones) is in the document; the sentence names its kind.
+        Some(_) if names.len() > 20 => {
+            format!("one of the {} values the API document lists for it", names.len())
+        }
         Some((last, rest)) if !rest.is_empty() => format!("one of {} or {last}", rest.join(", ")),
         Some((only, _)) => only.clone(),
         None => "nothing".to_owned(),

@@ -25,7 +25,7 @@ use crate::{
     routes::Access,
     vocabulary::{
         BookingStatus, CancelledBy, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName,
-        SignUpRole, SkillLevel, SlotType,
+        SignUpRole, SkillLevel, SlotType, TimeZoneName,
     },
 };
 
@@ -49,7 +49,7 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "client", description = "A client's own profile and profile picture."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
-                       BookingStatus, CancelledBy, ReservationStatus, PaymentStatus)),
+                       BookingStatus, CancelledBy, ReservationStatus, PaymentStatus, TimeZoneName)),
     modifiers(&Bearer),
 )]
 struct ApiDoc;

@@ -141,6 +141,29 @@ pub fn blank_or_date() -> Schema {
     )
 }
 
+/// A time zone of the IANA database the services read (chrono-tz's), by name: `America/Chicago`.
+/// Every name is listed, so a client knows before sending which ones the server accepts.
+pub struct TimeZoneName;
+
+impl utoipa::PartialSchema for TimeZoneName {
+    fn schema() -> RefOr<Schema> {
+        let names = chrono_tz::TZ_VARIANTS.iter().map(|zone| zone.name());
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some("An IANA time zone name."))
+            .enum_values(Some(names))
+            .into()
+    }
+}
+
+impl ToSchema for TimeZoneName {}
+
+/// `time_zone` of a request: a [`TimeZoneName`], or blank or null to have the server work it out
+/// (or keep it).
+pub fn blank_or_time_zone() -> Schema {
+    blank_or(Ref::from_schema_name("TimeZoneName"))
+}
+
 /// A UUID, blank or null.
 pub fn blank_or_uuid() -> Schema {
     blank_or(

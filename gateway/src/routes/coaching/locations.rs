@@ -75,7 +75,7 @@ pub struct LocationBody {
     /// the coordinates (the nearest place of the bundled gazetteer), else from city and state; a
     /// place neither tells is refused asking for it.
     #[serde(default)]
-    #[schema(max_length = 64, example = "America/Chicago")]
+    #[schema(schema_with = crate::vocabulary::blank_or_time_zone, example = "America/Chicago")]
     pub time_zone: Option<String>,
 }
 

@@ -66,7 +66,7 @@ pub struct CoachProfileBody {
     /// An IANA time zone name (the web app sends the browser's, e.g. `America/Chicago`). Left out:
     /// an update keeps the current zone, a new profile gets `UTC`.
     #[serde(default)]
-    #[schema(max_length = 64, example = "America/Chicago")]
+    #[schema(schema_with = crate::vocabulary::blank_or_time_zone, example = "America/Chicago")]
     pub time_zone: Option<String>,
 }
 

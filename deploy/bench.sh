@@ -11,7 +11,10 @@
 # Settings (environment): BENCH_DURATION (10, seconds per scenario), BENCH_CONCURRENCY (32),
 # BENCH_SKIP_BUILD=1 (use the binaries and web/dist already built), SKIP_WEB_BUILD=1,
 # BENCH_PORT (28480), BENCH_GATEWAY_PORT (28400), BENCH_SERVICE_PORT_BASE (25450),
-# BENCH_OPS_PORT_BASE (29400), BENCH_DB_NAME (courtside_bench), BENCH_STATE_DIR, BENCH_KEEP_MESH=1.
+# BENCH_OPS_PORT_BASE (29400), BENCH_DB_NAME (courtside_bench), BENCH_STATE_DIR, BENCH_KEEP_MESH=1,
+# BENCH_REPLICAS=1,2,3 (instead of the scenarios: booking creation and a booking read at each count
+# of booking-svc replicas, each replica's share of the calls and CPU, then one replica killed under
+# load: deploy/bench/replicas.sh).
 # Figures are printed, never asserted: the exit status says whether the bench ran, not whether a
 # target was met.
 set -euo pipefail
@@ -302,6 +305,15 @@ paced_read() {
 
 AUTH_CLIENT=(-H "Authorization: Bearer $CLIENT_TOKEN")
 LOGIN_BODY="{\"email\":\"$LOGIN_EMAIL\",\"password\":\"$BENCH_PASSWORD\"}"
+
+# BENCH_REPLICAS=1,2,3: the replica series instead of the scenarios (deploy/bench/replicas.sh).
+if [[ -n "${BENCH_REPLICAS:-}" ]]; then
+  # shellcheck source=deploy/bench/replicas.sh
+  source "$BENCH_DIR/replicas.sh"
+  run_replica_series
+  ok "replica series done in $((SECONDS - BENCH_STARTED)) s: $RESULTS/replicas-latest.txt (raw output in $RAW)"
+  exit 0
+fi
 
 read_pair directory "GET /api/coaches (1,000, gzip)" "$BASE_URL/api/coaches"
 run_oha directory_304 "GET /api/coaches, If-None-Match (304)" "c=$CONC" 304 -z "${DURATION}s" -c "$CONC" \

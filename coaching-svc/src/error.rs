@@ -19,6 +19,9 @@ pub enum Error {
     /// Well-formed, but the moment has passed (a date in the past).
     #[error("{0}")]
     Precondition(String),
+    /// Every field valid, but together they do not say enough (a place whose zone nothing tells).
+    #[error("{0}")]
+    Unprocessable(String),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -33,6 +36,7 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Forbidden(m) => Status::permission_denied(m),
             Error::Precondition(m) => Status::failed_precondition(m),
+            Error::Unprocessable(m) => Status::out_of_range(m),
             Error::Database(e) => platform::database::status(&e, "coaching"),
             Error::Other(e) => platform::status::internal(e),
         }

@@ -270,8 +270,9 @@ impl BodyCheck {
         changed.then_some(prepared)
     }
 
-    /// The object schemas that apply to a body at the top: the schema, what its `$ref`s name and
-    /// its `allOf` branches.
+    /// The object schemas that apply to a body at the top: the schema, what its `$ref`s name, its
+    /// `allOf` branches and the branches of a `oneOf`/`anyOf` (an optional body is `null` or its
+    /// object).
     fn object_schemas<'a>(&'a self, schema: &'a Value) -> Vec<&'a Map<String, Value>> {
         let Some(object) = schema.as_object() else {
             return Vec::new();
@@ -285,13 +286,15 @@ impl BodyCheck {
         {
             found.extend(self.object_schemas(target));
         }
-        for branch in object
-            .get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            found.extend(self.object_schemas(branch));
+        for keyword in ["allOf", "oneOf", "anyOf"] {
+            for branch in object
+                .get(keyword)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                found.extend(self.object_schemas(branch));
+            }
         }
         found
     }

@@ -19,6 +19,9 @@ pub enum Error {
     /// Signed in, but not the owner or not the right role.
     #[error("{0}")]
     Forbidden(String),
+    /// Every field valid, but together they do not say enough (a place whose zone nothing tells).
+    #[error("{0}")]
+    Unprocessable(String),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -32,6 +35,7 @@ impl From<Error> for Status {
             Error::NotFound(m) => Status::not_found(m),
             Error::Conflict(m) => Status::already_exists(m),
             Error::Precondition(m) => Status::failed_precondition(m),
+            Error::Unprocessable(m) => Status::out_of_range(m),
             Error::Forbidden(m) => Status::permission_denied(m),
             Error::Database(e) => platform::database::status(&e, "gym"),
             Error::Other(e) => platform::status::internal(e),

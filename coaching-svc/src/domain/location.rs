@@ -88,7 +88,7 @@ pub fn location_zone(
     }
     gazetteer
         .zone_of(None, coordinates.map(|c| (c.latitude, c.longitude)), city, state)
-        .map_err(|e| Error::Invalid(e.to_string()))
+        .map_err(|e| Error::Unprocessable(e.to_string()))
 }
 
 #[cfg(test)]
@@ -183,7 +183,7 @@ mod tests {
             "Pacific/Honolulu"
         );
         match location_zone(gazetteer, None, None, "Toronto", "Ontario") {
-            Err(Error::Invalid(m)) => assert!(m.starts_with("time_zone is required"), "{m}"),
+            Err(Error::Unprocessable(m)) => assert!(m.starts_with("time_zone is required"), "{m}"),
             other => panic!("{other:?}"),
         }
     }

@@ -91,7 +91,7 @@ async fn an_unknown_zone_name_or_a_place_no_zone_can_be_told_for_is_refused_and_
         failure(unknown, Code::InvalidArgument).contains("\"America/Austin\" is not one"),
         "an unknown zone names it"
     );
-    assert!(failure(underivable, Code::InvalidArgument).starts_with("time_zone is required"));
+    assert!(failure(underivable, Code::OutOfRange).starts_with("time_zone is required"));
     assert_eq!(count, 0);
 }
 

@@ -74,7 +74,7 @@ async fn locations_keep_the_zone_named_or_derive_it_and_refuse_an_unknown_one() 
             json!({"name": "Gym", "city": "Toronto", "state": "Ontario"}),
         )
         .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{underivable}");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{underivable}");
     assert!(
         detail(&underivable).starts_with("time_zone is required"),
         "{underivable}"

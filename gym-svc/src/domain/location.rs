@@ -55,7 +55,7 @@ impl NewLocation {
                 self.city.as_str(),
                 self.state.as_str(),
             )
-            .map_err(|e| Error::Invalid(e.to_string()))
+            .map_err(|e| Error::Unprocessable(e.to_string()))
     }
 }
 

@@ -10,7 +10,10 @@ use tonic::{Code, Status};
 pub fn http_status(code: Code) -> u16 {
     match code {
         Code::Ok => 200,
-        Code::InvalidArgument | Code::OutOfRange => 400,
+        Code::InvalidArgument => 400,
+        // Every field valid, but together they do not say enough (a place whose time zone nothing
+        // tells): Unprocessable Content.
+        Code::OutOfRange => 422,
         Code::Unauthenticated => 401,
         Code::PermissionDenied => 403,
         Code::NotFound => 404,
@@ -41,7 +44,7 @@ mod tests {
     fn every_code_maps_to_the_documented_http_status() {
         let table = [
             (Code::InvalidArgument, 400),
-            (Code::OutOfRange, 400),
+            (Code::OutOfRange, 422),
             (Code::Unauthenticated, 401),
             (Code::PermissionDenied, 403),
             (Code::NotFound, 404),

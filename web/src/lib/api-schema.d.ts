@@ -4563,6 +4563,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No time_zone given, and neither the coordinates nor the city and state tell one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -5446,6 +5455,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No time_zone given, and neither the coordinates nor the city and state tell one */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -100,7 +100,9 @@ pub(crate) async fn my_locations(
 
 /// Add a location for the signed-in coach.
 #[utoipa::path(post, path = "/locations", tag = "coaching", request_body = LocationBody,
-    responses((status = 201, description = "Location added", body = Location)))]
+    responses((status = 201, description = "Location added", body = Location),
+              (status = 422, description = "No time_zone given, and neither the coordinates nor the city and state tell one",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn create_location(
     State(state): State<AppState>,
     session: Session,

@@ -97,7 +97,9 @@ pub(crate) async fn list_locations(
 
 /// Add a location for the signed-in gym.
 #[utoipa::path(post, path = "/gym/locations", tag = "gym", request_body = GymLocationBody,
-    responses((status = 201, description = "Location added", body = GymLocation)))]
+    responses((status = 201, description = "Location added", body = GymLocation),
+              (status = 422, description = "No time_zone given, and neither the coordinates nor the city and state tell one",
+               body = crate::error::ErrorBody)))]
 pub(crate) async fn create_location(
     State(state): State<AppState>,
     session: Session,

@@ -3,7 +3,7 @@
 # BENCH_REPLICAS=1,2,3), after the mesh is seeded and the clients signed in (issue 24):
 # - for each count N: the mesh restarted with BOOKING_REPLICAS=N, then booking creation (wrk,
 #   distinct slots, each round its own slice of the bodies) and a single read that booking-svc
-#   answers (GET /api/bookings as a client, oha), with each replica's CreateBooking/ListBookings
+#   answers (GET /api/bookings as a client who books nothing in the series, oha), with each replica's CreateBooking/ListBookings
 #   calls and CPU seconds sampled before and after;
 # - on the last count's mesh (at least 2), the fault step: booking load from Python threads, one replica killed
 #   (SIGKILL) half-way, every request's status and detail kept; then lost writes (201s missing from
@@ -37,7 +37,7 @@ replica_round() { # replica_round N SLICE_FILE
   "$PY" "$BENCH_DIR/replicas.py" calls "$RAW/replicas-$n-book.after.json" CreateBooking "${reps[@]}"
 
   "$PY" "$BENCH_DIR/replicas.py" calls "$RAW/replicas-$n-read.before.json" ListBookings "${reps[@]}"
-  oha --no-tui --output-format json -z "${DURATION}s" -c "$CONC" "${GZ[@]}" "${AUTH_CLIENT[@]}" \
+  oha --no-tui --output-format json -z "${DURATION}s" -c "$CONC" "${GZ[@]}" -H "Authorization: Bearer $READ_TOKEN" \
     "$BASE_URL/api/bookings" >"$RAW/replicas-$n-read.json" 2>"$RAW/replicas-$n-read.err" ||
     warn "oha failed: $(tail -n3 "$RAW/replicas-$n-read.err")"
   "$PY" "$BENCH_DIR/replicas.py" calls "$RAW/replicas-$n-read.after.json" ListBookings "${reps[@]}"
@@ -83,6 +83,8 @@ EOF
 
 run_replica_series() {
   local counts n i=0 slices last
+  # The read is a client who books nothing here, so every round reads the same list.
+  READ_TOKEN="$(login "$(fixture 'client_emails[40]')")"
   read -r -a counts <<<"$(replica_counts)"
   for n in "${counts[@]}"; do
     [[ "$n" =~ ^[1-9]$ ]] || die "BENCH_REPLICAS takes counts from 1 to 9, comma-separated (e.g. 1,2,3), not '$BENCH_REPLICAS'"

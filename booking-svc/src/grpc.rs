@@ -4,6 +4,7 @@ use platform::{
     auth::{self, Caller, Role},
     clock::SharedClock,
     instants::rfc3339,
+    pages::Page,
 };
 use proto::booking::v1::{self as pb, booking_server};
 use sqlx::PgPool;
@@ -150,9 +151,9 @@ impl booking_server::Booking for BookingService {
         request: Request<pb::ListBookingsRequest>,
     ) -> Result<Response<pb::ListBookingsResponse>, Status> {
         let Caller { user_id, role, .. } = auth::caller(&request)?;
-        let rows = match role {
-            Role::Client => store::bookings_of_client(&self.db, ClientId(user_id)).await?,
-            Role::Coach => store::bookings_with_coach(&self.db, CoachId(user_id)).await?,
+        let side = match role {
+            Role::Client => store::Side::Client(ClientId(user_id)),
+            Role::Coach => store::Side::Coach(CoachId(user_id)),
             role => {
                 return Err(Error::Forbidden(format!(
                     "only clients and coaches have bookings; yours is a {role} account"
@@ -160,8 +161,13 @@ impl booking_server::Booking for BookingService {
                 .into());
             }
         };
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = store::bookings_of(&self.db, side, &page).await?;
+        let (rows, next) = page.split(rows, |b| (b.booking_date, b.start_time, b.booking_id));
         Ok(Response::new(pb::ListBookingsResponse {
             bookings: rows.into_iter().map(Into::into).collect(),
+            next,
         }))
     }
 

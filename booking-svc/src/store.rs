@@ -11,6 +11,7 @@ use platform::{
     database::{Violation, violated},
     events::Envelope,
     outbox::Outbox,
+    pages::Page,
 };
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -161,36 +162,55 @@ pub async fn insert_booking(
     }
 }
 
-/// A client's bookings, by date then start time.
-pub async fn bookings_of_client(
-    db: impl PgExecutor<'_>,
-    client_id: ClientId,
-) -> Result<Vec<BookingRow>, Error> {
-    Ok(sqlx::query_as::<_, BookingRow>(concat!(
-        "select ",
-        booking_columns!(),
-        " from booking.booking where client_id = $1
-          order by booking_date, start_time, created_at"
-    ))
-    .bind(client_id.0)
-    .fetch_all(db)
-    .await?)
+/// Where a page of someone's bookings starts: after this date, start time and booking id, the
+/// order of the lists (and of their indexes).
+pub type BookingKeyset = (NaiveDate, NaiveTime, Uuid);
+
+/// The bookings of one side of them, as a list shows them.
+#[derive(Clone, Copy, Debug)]
+pub enum Side {
+    Client(ClientId),
+    Coach(CoachId),
 }
 
-/// The bookings with a coach, by date then start time.
-pub async fn bookings_with_coach(
+/// A page of the bookings of a client or with a coach, by date, start time and id (one index
+/// range scan: `booking_client_page_idx` or `booking_coach_page_idx`).
+pub async fn bookings_of(
     db: impl PgExecutor<'_>,
-    coach_id: CoachId,
+    side: Side,
+    page: &Page<BookingKeyset>,
 ) -> Result<Vec<BookingRow>, Error> {
-    Ok(sqlx::query_as::<_, BookingRow>(concat!(
-        "select ",
-        booking_columns!(),
-        " from booking.booking where coach_id = $1
-          order by booking_date, start_time, created_at"
-    ))
-    .bind(coach_id.0)
-    .fetch_all(db)
-    .await?)
+    let (query, party) = match side {
+        Side::Client(ClientId(id)) => (
+            concat!(
+                "select ",
+                booking_columns!(),
+                " from booking.booking where client_id = $1
+                   and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
+                 order by booking_date, start_time, booking_id limit $5"
+            ),
+            id,
+        ),
+        Side::Coach(CoachId(id)) => (
+            concat!(
+                "select ",
+                booking_columns!(),
+                " from booking.booking where coach_id = $1
+                   and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
+                 order by booking_date, start_time, booking_id limit $5"
+            ),
+            id,
+        ),
+    };
+    let after = page.after;
+    Ok(sqlx::query_as::<_, BookingRow>(query)
+        .bind(party)
+        .bind(after.map(|(date, _, _)| date))
+        .bind(after.map(|(_, time, _)| time))
+        .bind(after.map(|(_, _, id)| id))
+        .bind(page.fetch())
+        .fetch_all(db)
+        .await?)
 }
 
 /// One booking, locked until the transaction ends: a person's move and the scheduler's wait for

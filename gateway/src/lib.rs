@@ -14,6 +14,7 @@ mod memo;
 mod names;
 mod observe;
 mod openapi;
+mod pages;
 mod redis_store;
 pub mod routes;
 mod state;

@@ -209,6 +209,7 @@ pub fn finish(openapi: &mut utoipa::openapi::OpenApi) {
     }
     require_what_is_always_sent(openapi);
     state_request_rules(openapi);
+    document_pages(openapi);
 }
 
 /// Writes [`crate::body_rules`] into the request bodies' schemas: the text rule on every text
@@ -375,6 +376,36 @@ fn operations(openapi: &mut utoipa::openapi::OpenApi) -> impl Iterator<Item = &m
         .into_iter()
         .flatten()
     })
+}
+
+/// The `Link` header on the 200 answer of every paged list (an operation taking `cursor`):
+/// `crate::pages` sends it while more rows remain.
+fn document_pages(openapi: &mut utoipa::openapi::OpenApi) {
+    for operation in operations(openapi) {
+        let paged = operation
+            .parameters
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .any(|p| p.name == "cursor" && matches!(p.parameter_in, ParameterIn::Query));
+        if !paged {
+            continue;
+        }
+        if let Some(RefOr::T(ok)) = operation.responses.responses.get_mut("200") {
+            ok.headers.insert(
+                "Link".to_owned(),
+                utoipa::openapi::header::HeaderBuilder::new()
+                    .schema(
+                        utoipa::openapi::ObjectBuilder::new()
+                            .schema_type(utoipa::openapi::schema::Type::String),
+                    )
+                    .description(Some(
+                        "`<…>; rel=\"next\"` (RFC 8288): the next page, while more rows remain",
+                    ))
+                    .build(),
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -395,7 +395,7 @@ impl TestApp {
         Ok(self
             .booking
             .clone()
-            .list_bookings(as_user(user, pb::ListBookingsRequest {}))
+            .list_bookings(as_user(user, pb::ListBookingsRequest::default()))
             .await?
             .into_inner()
             .bookings)

@@ -2,7 +2,7 @@
 //! approves and denies the bookings with them, cancels a confirmed one and marks a completed one
 //! no-show. Every answer carries both names, resolved from identity-svc in one batched call.
 
-use axum::{extract::State, http::StatusCode};
+use axum::{extract::State, http::StatusCode, response::Response};
 use proto::booking::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,6 +12,7 @@ use crate::{
     error::ApiError,
     extract::{Json, OptionalJson, PathId, Session},
     names::{Names, named, named_one},
+    pages::Paging,
     state::AppState,
     vocabulary::{BookingStatus, CancelledBy, PaymentStatus},
 };
@@ -149,24 +150,24 @@ pub(crate) async fn create_booking(
     Ok((StatusCode::CREATED, axum::Json(booking)))
 }
 
-/// A client's own bookings, or a coach's bookings with them; by date, then start time.
-#[utoipa::path(get, path = "/bookings", tag = "booking",
+/// A client's own bookings, or a coach's bookings with them; by date, then start time. Whole
+/// without `limit`; pages of `limit` with it.
+#[utoipa::path(get, path = "/bookings", tag = "booking", params(Paging<100>),
     responses((status = 200, description = "The caller's bookings", body = [Booking])))]
 pub(crate) async fn list_bookings(
     State(state): State<AppState>,
     session: Session,
-) -> Result<axum::Json<Vec<Booking>>, ApiError> {
-    let reply = call::read!(
-        state,
-        booking.list_bookings,
-        Some(&session),
-        pb::ListBookingsRequest {}
-    )
-    .await?;
+    paging: Paging<100>,
+) -> Result<Response, ApiError> {
+    let message = pb::ListBookingsRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+    };
+    let reply = call::read!(state, booking.list_bookings, Some(&session), message).await?;
     let bookings = named(&state, Some(&session), reply.bookings, parties, |b, names| {
         Some(booking(b, names))
     });
-    Ok(axum::Json(bookings.await?))
+    Ok(paging.respond(bookings.await?, &reply.next, None))
 }
 
 /// Cancel one of the client's own pending or confirmed bookings before it starts, with an

@@ -212,3 +212,106 @@ async fn a_booking_that_does_not_fit_its_slot_is_refused_with_a_detail() {
     let (_, none) = mesh.get("/bookings", Some(&client.token)).await;
     assert_eq!(none, json!([]));
 }
+
+/// The pages of `path` a client walks through by following each `Link: rel="next"`: each page's
+/// booking ids, until a page has no link.
+async fn walk_pages(mesh: &Mesh, who: &User, path: &str) -> Vec<Vec<String>> {
+    let mut pages = Vec::new();
+    let mut next = Some(path.to_owned());
+    while let Some(path) = next.take() {
+        let answer = mesh
+            .raw(Method::GET, &path, Some(&who.token), None, Vec::<u8>::new())
+            .await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.body);
+        let ids = answer.body.as_array().expect("a page is a list").iter();
+        pages.push(
+            ids.map(|b| b["booking_id"].as_str().unwrap().to_owned())
+                .collect(),
+        );
+        next = answer.headers.get("link").map(|link| {
+            let link = link.to_str().unwrap();
+            assert!(link.ends_with(">; rel=\"next\""), "{link}");
+            link[1..link.find('>').unwrap()]
+                .trim_start_matches("/api")
+                .to_owned()
+        });
+        assert!(pages.len() <= 10, "the pages never end");
+    }
+    pages
+}
+
+#[tokio::test]
+async fn bookings_come_in_disjoint_pages_in_the_whole_list_s_order_and_a_foreign_cursor_is_a_400() {
+    let mesh = Mesh::start().await;
+    let (coach, slot_id) = coach_with_slot(&mesh, "Paula Pages").await;
+    let client = user(&mesh, "client", "Pat Pages").await;
+    let first = next(Weekday::Wed);
+    for week in 0..5 {
+        let date = (first + chrono::Days::new(7 * week)).to_string();
+        let (status, body) = book(&mesh, &client, &coach, &slot_id, &date).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let (_, whole) = mesh.get("/bookings", Some(&client.token)).await;
+    let whole: Vec<String> = whole
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["booking_id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(whole.len(), 5, "without a limit the list is whole");
+
+    for who in [&client, &coach] {
+        let pages = walk_pages(&mesh, who, "/bookings?limit=2").await;
+        assert_eq!(
+            pages.iter().map(Vec::len).collect::<Vec<_>>(),
+            vec![2, 2, 1],
+            "pages of two, the last shorter and without a link"
+        );
+        assert_eq!(
+            pages.concat(),
+            whole,
+            "the pages are the whole list, in order, nothing twice"
+        );
+    }
+
+    // A booking made while someone pages (earlier than every row shown) shifts nothing later.
+    let first_page = mesh
+        .raw(
+            Method::GET,
+            "/bookings?limit=2",
+            Some(&client.token),
+            None,
+            Vec::<u8>::new(),
+        )
+        .await;
+    let link = first_page.headers["link"].to_str().unwrap().to_owned();
+    let second_path = link[1..link.find('>').unwrap()]
+        .trim_start_matches("/api")
+        .to_owned();
+    let (other_coach, other_slot) = coach_with_slot(&mesh, "Earlier Coach").await;
+    let earlier = (first - chrono::Days::new(7)).to_string();
+    let (status, body) = book(&mesh, &client, &other_coach, &other_slot, &earlier).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, second) = mesh.get(&second_path, Some(&client.token)).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    let second: Vec<&str> = second
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["booking_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(second, [whole[2].as_str(), whole[3].as_str()]);
+
+    // The coach's cursor is not the client's; made-up cursors and limits are refused.
+    let cursor = second_path.split("cursor=").nth(1).unwrap();
+    for (path, who) in [
+        (format!("/bookings?limit=2&cursor={cursor}"), &coach),
+        ("/bookings?limit=2&cursor=bm90LWEtY3Vyc29y".to_owned(), &client),
+        ("/bookings?limit=0".to_owned(), &client),
+        ("/bookings?limit=101".to_owned(), &client),
+    ] {
+        let (status, body) = mesh.get(&path, Some(&who.token)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+    }
+}

@@ -1,6 +1,6 @@
 //! What every Courtside process shares besides the gRPC contract (`proto`): token claims and
 //! their verification ([`auth`]), reading configuration ([`config`]), the cross-context events
-//! ([`events`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
+//! ([`events`]), keyset pages of the lists that grow ([`pages`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
 //! gRPC-status ↔ HTTP table ([`status`]) and telemetry ([`telemetry`]).
 //!
 //! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service), `outbox` (the
@@ -27,6 +27,7 @@ pub mod instants;
 pub mod ops;
 #[cfg(feature = "outbox")]
 pub mod outbox;
+pub mod pages;
 #[cfg(feature = "places")]
 pub mod places;
 pub mod redis_link;

@@ -224,8 +224,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A client's own bookings, or a coach's bookings with them; by date, then start time.
-         * @description A client's own bookings, or a coach's bookings with them; by date, then start time.
+         * A client's own bookings, or a coach's bookings with them; by date, then start time. Whole
+         *     without `limit`; pages of `limit` with it.
+         * @description A client's own bookings, or a coach's bookings with them; by date, then start time. Whole
+         *     without `limit`; pages of `limit` with it.
          */
         get: operations["list_bookings"];
         put?: never;
@@ -2544,7 +2546,12 @@ export interface operations {
     };
     list_bookings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2554,10 +2561,21 @@ export interface operations {
             /** @description The caller's bookings */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Booking"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */

@@ -53,7 +53,7 @@ async function clientBookings() {
   return heading.closest('.rounded-lg') as HTMLElement;
 }
 
-describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
+describe("the coach's Client Bookings", () => {
   it('says "No bookings yet" when there are none', async () => {
     renderApp('/coach/dashboard', { user: coach, api: coachApi() });
     expect(await within(await clientBookings()).findByText('No bookings yet')).toBeInTheDocument();

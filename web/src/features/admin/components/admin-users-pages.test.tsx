@@ -64,7 +64,7 @@ describe('the admin table once the platform has more users than a page', { timeo
     expect(screen.queryByRole('button', { name: 'Load more users' })).not.toBeInTheDocument();
 
     await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'SMITH');
-    expect(await screen.findByText('Showing 12 users')).toBeInTheDocument();
+    expect(await screen.findByText('Showing 12 of 12 users')).toBeInTheDocument();
     expect(rows().every((row) => row.textContent?.includes('Sam Smith'))).toBe(true);
     expect(listCalls().at(-1)?.query.get('q')).toBe('SMITH');
 

@@ -53,11 +53,10 @@ export function UserManagementCard({ className }: { className?: string }) {
   const [deleting, setDeleting] = React.useState<User | null>(null);
   const all = users ?? [];
   const shown = onServer ? all : filterUsers(all, query, role);
-  const count = !onServer
-    ? `Showing ${shown.length} of ${all.length} users`
-    : list.total !== null
-      ? `Showing ${shown.length} of ${list.total.toLocaleString('en-US')} users`
-      : `Showing ${shown.length}${hasMore ? '+' : ''} users`;
+  // Of how many: all in hand; else the server's count; else (a search) as many as found so far.
+  const of =
+    !onServer ? String(all.length) : list.total !== null ? list.total.toLocaleString('en-US') : `${shown.length}${hasMore ? '+' : ''}`;
+  const count = `Showing ${shown.length} of ${of} users`;
 
   return (
     <Card className={className}>

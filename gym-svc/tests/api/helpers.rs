@@ -43,6 +43,8 @@ pub struct TestApp {
     pub db: PgPool,
     pub redis_namespace: String,
     signer: TokenSigner,
+    /// Counts the statements gym-svc sends PostgreSQL.
+    statements: testing::StatementCounter,
     _processes: Processes,
 }
 
@@ -82,11 +84,14 @@ impl TestApp {
 
     async fn spawn_with(clock: platform::clock::SharedClock, scheduler_interval: Duration) -> TestApp {
         let database_url = testing::fresh_database("gym").await;
+        let statements = testing::StatementCounter::start(testing::POSTGRES)
+            .await
+            .expect("the statement counter");
         let (private, public) = platform::auth::generate_keypair();
         let redis_namespace = testing::namespace("t-gym");
         let server = gym_svc::build_with_clock(
             gym_svc::Config {
-                database_url: database_url.clone(),
+                database_url: statements.url(&database_url),
                 listen_addr: testing::any_port(),
                 ops_addr: testing::any_port(),
                 jwt_public_key: public,
@@ -107,8 +112,14 @@ impl TestApp {
             db: PgPool::connect(&database_url).await.expect("test pool"),
             redis_namespace,
             signer: TokenSigner::from_pem(private.as_bytes()).expect("test key"),
+            statements,
             _processes: processes,
         }
+    }
+
+    /// How many statements gym-svc has sent PostgreSQL so far.
+    pub fn statements_run(&self) -> usize {
+        self.statements.count()
     }
 
     /// A new user of `role` with a valid token.
@@ -255,7 +266,7 @@ impl TestApp {
 
     pub async fn gym_availability(&self, gym: &Actor) -> Vec<pb::CourtAvailability> {
         self.client()
-            .list_court_availability(gym.req(pb::ListCourtAvailabilityRequest {}))
+            .list_court_availability(gym.req(pb::ListCourtAvailabilityRequest::default()))
             .await
             .expect("list court availability")
             .into_inner()
@@ -323,7 +334,7 @@ impl TestApp {
 
     pub async fn coach_reservations(&self, coach: &Actor) -> Vec<pb::CourtReservation> {
         self.client()
-            .list_coach_reservations(coach.req(pb::ListCoachReservationsRequest {}))
+            .list_coach_reservations(coach.req(pb::ListCoachReservationsRequest::default()))
             .await
             .expect("list the coach's reservations")
             .into_inner()
@@ -332,7 +343,7 @@ impl TestApp {
 
     pub async fn pending(&self, gym: &Actor) -> Vec<pb::CourtReservation> {
         self.client()
-            .list_pending_reservations(gym.req(pb::ListPendingReservationsRequest {}))
+            .list_pending_reservations(gym.req(pb::ListPendingReservationsRequest::default()))
             .await
             .expect("list pending reservations")
             .into_inner()

@@ -8,6 +8,7 @@ mod events;
 mod helpers;
 mod lifecycle;
 mod locations;
+mod pages;
 mod profile;
 mod reservations;
 mod scheduler;

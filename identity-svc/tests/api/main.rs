@@ -5,5 +5,6 @@ mod admin;
 mod auth;
 mod events;
 mod helpers;
+mod pages;
 mod profiles;
 mod revocation;

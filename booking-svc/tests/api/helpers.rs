@@ -206,7 +206,8 @@ impl TestApp {
             .count()
     }
 
-    /// Replaces coaching's change stamp in Redis, as coaching-svc does after a change.
+    /// Replaces coaching's change stamp in Redis, as the gateway does after each write of the API
+    /// that changes coaching's data (`gateway/src/routes/cache.rs`).
     pub async fn renew_coaching_stamp(&self) {
         let link = RedisLink::new(REDIS_URL, Duration::from_secs(5)).unwrap();
         Stamp::new(link, &self.redis_namespace, stamps::Context::Coaching)
@@ -323,7 +324,8 @@ impl TestApp {
             .location_id
     }
 
-    /// Sets `coach`'s booking policy through coaching-svc (minutes, days, minutes, minutes).
+    /// Sets `coach`'s booking policy through coaching-svc (minutes, days, minutes, minutes), and
+    /// renews coaching's stamp as the gateway does after `PUT /coach/policy`.
     pub async fn set_policy(&self, coach: &User, min_notice: i32, max_days: i32, respond: i32, cancel: i32) {
         self.coaching
             .clone()
@@ -340,8 +342,11 @@ impl TestApp {
             ))
             .await
             .expect("coaching-svc sets the policy");
+        self.renew_coaching_stamp().await;
     }
 
+    /// Deletes a slot through coaching-svc, and renews coaching's stamp as the gateway does after
+    /// `DELETE /availability/{slot_id}`.
     pub async fn delete_slot(&self, coach: &User, slot_id: &str) {
         self.coaching
             .clone()
@@ -353,6 +358,7 @@ impl TestApp {
             ))
             .await
             .expect("coaching-svc deletes the slot");
+        self.renew_coaching_stamp().await;
     }
 
     // --- booking-svc: the API under test ---

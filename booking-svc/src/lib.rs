@@ -14,6 +14,7 @@
 //! [`Host::run_until`] serves gRPC, the ops port, the consumer of identity's events, the outbox
 //! relay and the scheduler until the shutdown future resolves.
 
+mod calendar;
 mod coaching;
 mod config;
 mod domain;

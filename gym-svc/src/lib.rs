@@ -15,6 +15,7 @@
 //! [`Host::run_until`] serves gRPC, the ops port, the event consumer, the outbox relay and the
 //! scheduler until the shutdown future resolves.
 
+mod calendar;
 mod config;
 mod domain;
 mod error;

@@ -2,6 +2,7 @@
 //! coaching-svc, both started in-process on free ports.
 
 mod count;
+mod calendar;
 mod create;
 mod events;
 mod helpers;

@@ -8,7 +8,7 @@ use platform::{
     auth::{Role, TokenSigner},
     clock::ManualClock,
     events::{Envelope, Event},
-    testing::{self, Processes},
+    testing::{self, POSTGRES, Processes, StatementCounter},
 };
 use proto::gym::v1::{self as pb, gym_client::GymClient};
 use sqlx::PgPool;
@@ -42,6 +42,8 @@ pub struct TestApp {
     /// The test's own database, for arranging what the API cannot (past dates) and checking rows.
     pub db: PgPool,
     pub redis_namespace: String,
+    /// Counts the statements gym-svc sends PostgreSQL.
+    statements: StatementCounter,
     signer: TokenSigner,
     _processes: Processes,
 }
@@ -84,9 +86,13 @@ impl TestApp {
         let database_url = testing::fresh_database("gym").await;
         let (private, public) = platform::auth::generate_keypair();
         let redis_namespace = testing::namespace("t-gym");
+        let statements = StatementCounter::start(POSTGRES)
+            .await
+            .expect("the statement counter");
         let server = gym_svc::build_with_clock(
             gym_svc::Config {
-                database_url: database_url.clone(),
+                // Through the counter, so a test can count what gym-svc asks PostgreSQL.
+                database_url: statements.url(&database_url),
                 listen_addr: testing::any_port(),
                 ops_addr: testing::any_port(),
                 jwt_public_key: public,
@@ -106,6 +112,7 @@ impl TestApp {
             client: GymClient::new(channel),
             db: PgPool::connect(&database_url).await.expect("test pool"),
             redis_namespace,
+            statements,
             signer: TokenSigner::from_pem(private.as_bytes()).expect("test key"),
             _processes: processes,
         }
@@ -127,6 +134,11 @@ impl TestApp {
 
     pub fn client(&self) -> GymClient<Channel> {
         self.client.clone()
+    }
+
+    /// How many statements gym-svc has sent PostgreSQL so far.
+    pub fn statements_run(&self) -> usize {
+        self.statements.count()
     }
 
     /// Publishes an identity event on this test's stream.

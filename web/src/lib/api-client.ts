@@ -54,6 +54,8 @@ interface RequestOptions {
   body?: unknown;
   query?: Query;
   signal?: AbortSignal;
+  /** Read the answer as a file (`blob`) instead of JSON. */
+  as?: 'json' | 'blob';
 }
 
 function buildUrl(path: string, query?: Query): string {
@@ -81,7 +83,7 @@ async function readDetail(response: Response): Promise<string | undefined> {
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -114,12 +116,16 @@ async function request<T>(method: string, path: string, options: RequestOptions 
     throw new ApiError(response.status, detail);
   }
   if (response.status === 204) return undefined as T;
+  if (options.as === 'blob') return (await response.blob()) as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'as'>) => request<T>('GET', path, options),
+  /** GET a file (an `.ics`, say) with the same token and errors as every call. */
+  file: (path: string, options?: Omit<RequestOptions, 'body' | 'as'>) =>
+    request<Blob>('GET', path, { ...options, as: 'blob' }),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>

@@ -184,7 +184,10 @@ mod tests {
 
     /// The document's lines, unfolded (RFC 5545 3.1: a line break followed by a space continues).
     fn lines(ics: &str) -> Vec<String> {
-        ics.replace("\r\n ", "").split("\r\n").map(str::to_owned).collect()
+        ics.replace("\r\n ", "")
+            .split("\r\n")
+            .map(str::to_owned)
+            .collect()
     }
 
     #[test]
@@ -223,9 +226,18 @@ mod tests {
         let ics = single(&session);
         let lines = lines(&ics);
 
-        assert!(lines.contains(&r"LOCATION:Court 1\, Zilker Park\; north side".to_owned()), "{ics}");
-        assert!(lines.contains(&r"DESCRIPTION:Confirmed.\nManage it on Courtside.".to_owned()), "{ics}");
-        assert!(lines.contains(&"SUMMARY:Session with Ann  BEGIN:VEVENT".to_owned()), "{ics}");
+        assert!(
+            lines.contains(&r"LOCATION:Court 1\, Zilker Park\; north side".to_owned()),
+            "{ics}"
+        );
+        assert!(
+            lines.contains(&r"DESCRIPTION:Confirmed.\nManage it on Courtside.".to_owned()),
+            "{ics}"
+        );
+        assert!(
+            lines.contains(&"SUMMARY:Session with Ann  BEGIN:VEVENT".to_owned()),
+            "{ics}"
+        );
         assert_eq!(lines.iter().filter(|l| *l == "BEGIN:VEVENT").count(), 1);
     }
 

@@ -12,10 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-use crate::{
-    error::Error,
-    store::ReservationRow,
-};
+use crate::{error::Error, store::ReservationRow};
 
 /// How far back a feed reaches: court time that started this long ago or later.
 pub const FEED_PAST: Duration = Duration::days(30);

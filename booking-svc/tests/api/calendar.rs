@@ -65,7 +65,10 @@ async fn coach_and_client(app: &TestApp) -> (User, User, String) {
 async fn a_booking_starts_at_revision_0_and_every_change_raises_it_by_one() {
     let app = TestApp::spawn().await;
     let (coach, client, slot) = coach_and_client(&app).await;
-    let booking = app.book(&client, coach.id, &slot, next(Weekday::Wed)).await.unwrap();
+    let booking = app
+        .book(&client, coach.id, &slot, next(Weekday::Wed))
+        .await
+        .unwrap();
     let id = booking.booking_id.as_str();
     let made = app.revision(id).await;
 
@@ -84,11 +87,18 @@ async fn a_booking_starts_at_revision_0_and_every_change_raises_it_by_one() {
 async fn the_clocks_transitions_raise_the_revision_too() {
     let app = TestApp::spawn().await;
     let (coach, client, slot) = coach_and_client(&app).await;
-    let booking = app.book(&client, coach.id, &slot, next(Weekday::Wed)).await.unwrap();
+    let booking = app
+        .book(&client, coach.id, &slot, next(Weekday::Wed))
+        .await
+        .unwrap();
     let id = booking.booking_id.as_str();
     app.approve(&coach, id).await.unwrap();
 
-    app.clock.set(chrono::DateTime::parse_from_rfc3339(&booking.ends_at).unwrap().to_utc());
+    app.clock.set(
+        chrono::DateTime::parse_from_rfc3339(&booking.ends_at)
+            .unwrap()
+            .to_utc(),
+    );
     app.wait_for_status(id, "completed").await;
     app.no_show(&coach, id).await.unwrap();
 
@@ -99,7 +109,10 @@ async fn the_clocks_transitions_raise_the_revision_too() {
 async fn any_statement_that_changes_a_booking_raises_its_revision_in_that_statement() {
     let app = TestApp::spawn().await;
     let (coach, client, slot) = coach_and_client(&app).await;
-    let booking = app.book(&client, coach.id, &slot, next(Weekday::Wed)).await.unwrap();
+    let booking = app
+        .book(&client, coach.id, &slot, next(Weekday::Wed))
+        .await
+        .unwrap();
 
     // A write no code path makes today, as a later feature might: the trigger still counts it.
     let revision = sqlx::query_scalar::<_, i64>(
@@ -116,21 +129,36 @@ async fn any_statement_that_changes_a_booking_raises_its_revision_in_that_statem
 
 #[tokio::test]
 async fn a_clients_feed_holds_every_booking_of_theirs_in_one_statement() {
-    let app = TestApp::spawn().await;
+    // No scheduler ticking meanwhile: every statement counted is the feed's.
+    let app = TestApp::spawn_with_idle_scheduler().await;
     let coach = app.coach();
     let client = app.client();
     let wednesday = app.weekly_slot(&coach, "Wednesday", "10:00", "11:00").await;
     let thursday = app.weekly_slot(&coach, "Thursday", "10:00", "11:00").await;
     let friday = app.weekly_slot(&coach, "Friday", "10:00", "11:00").await;
-    let pending = app.book(&client, coach.id, &wednesday, next(Weekday::Wed)).await.unwrap();
-    let denied = app.book(&client, coach.id, &thursday, next(Weekday::Thu)).await.unwrap();
-    let cancelled = app.book(&client, coach.id, &friday, next(Weekday::Fri)).await.unwrap();
+    let pending = app
+        .book(&client, coach.id, &wednesday, next(Weekday::Wed))
+        .await
+        .unwrap();
+    let denied = app
+        .book(&client, coach.id, &thursday, next(Weekday::Thu))
+        .await
+        .unwrap();
+    let cancelled = app
+        .book(&client, coach.id, &friday, next(Weekday::Fri))
+        .await
+        .unwrap();
     app.deny(&coach, &denied.booking_id).await.unwrap();
     app.cancel(&client, &cancelled.booking_id).await.unwrap();
     let someone_else = app.client();
-    app.book(&someone_else, coach.id, &wednesday, next(Weekday::Wed) + Duration::days(7))
-        .await
-        .unwrap();
+    app.book(
+        &someone_else,
+        coach.id,
+        &wednesday,
+        next(Weekday::Wed) + Duration::days(7),
+    )
+    .await
+    .unwrap();
 
     let mut fewest = usize::MAX;
     let mut feed = Vec::new();
@@ -160,15 +188,25 @@ async fn a_clients_feed_holds_every_booking_of_theirs_in_one_statement() {
 
 #[tokio::test]
 async fn a_coachs_feed_holds_what_they_confirmed_and_keeps_it_once_cancelled() {
-    let app = TestApp::spawn().await;
+    // No scheduler ticking meanwhile: every statement counted is the feed's.
+    let app = TestApp::spawn_with_idle_scheduler().await;
     let coach = app.coach();
     let client = app.client();
     let wednesday = app.weekly_slot(&coach, "Wednesday", "10:00", "11:00").await;
     let thursday = app.weekly_slot(&coach, "Thursday", "10:00", "11:00").await;
     let friday = app.weekly_slot(&coach, "Friday", "10:00", "11:00").await;
-    let requested = app.book(&client, coach.id, &wednesday, next(Weekday::Wed)).await.unwrap();
-    let denied = app.book(&client, coach.id, &thursday, next(Weekday::Thu)).await.unwrap();
-    let called_off = app.book(&client, coach.id, &friday, next(Weekday::Fri)).await.unwrap();
+    let requested = app
+        .book(&client, coach.id, &wednesday, next(Weekday::Wed))
+        .await
+        .unwrap();
+    let denied = app
+        .book(&client, coach.id, &thursday, next(Weekday::Thu))
+        .await
+        .unwrap();
+    let called_off = app
+        .book(&client, coach.id, &friday, next(Weekday::Fri))
+        .await
+        .unwrap();
     app.deny(&coach, &denied.booking_id).await.unwrap();
     app.approve(&coach, &called_off.booking_id).await.unwrap();
     let before_cancel = app.feed(&coach, "coach").await.unwrap();
@@ -185,7 +223,12 @@ async fn a_coachs_feed_holds_what_they_confirmed_and_keeps_it_once_cancelled() {
     }
 
     assert_eq!(ids(&before_cancel), [called_off.booking_id.clone()]);
-    assert_eq!(ids(&feed), [called_off.booking_id.clone()], "not {}", requested.booking_id);
+    assert_eq!(
+        ids(&feed),
+        [called_off.booking_id.clone()],
+        "not {}",
+        requested.booking_id
+    );
     let kept = feed[0].booking.as_ref().unwrap();
     assert_eq!(kept.status, "cancelled");
     assert_eq!(kept.cancellation_reason.as_deref(), Some("Court flooded"));
@@ -197,7 +240,10 @@ async fn a_coachs_feed_holds_what_they_confirmed_and_keeps_it_once_cancelled() {
 async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
     let app = TestApp::spawn().await;
     let (coach, client, slot) = coach_and_client(&app).await;
-    let booking = app.book(&client, coach.id, &slot, next(Weekday::Wed)).await.unwrap();
+    let booking = app
+        .book(&client, coach.id, &slot, next(Weekday::Wed))
+        .await
+        .unwrap();
     app.cancel(&client, &booking.booking_id).await.unwrap();
     let starts_at = chrono::DateTime::parse_from_rfc3339(&booking.starts_at)
         .unwrap()
@@ -205,7 +251,8 @@ async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
 
     app.clock.set(starts_at + Duration::days(30));
     let on_the_day = app.feed(&client, "client").await.unwrap();
-    app.clock.set(starts_at + Duration::days(30) + Duration::seconds(1));
+    app.clock
+        .set(starts_at + Duration::days(30) + Duration::seconds(1));
     let a_second_later = app.feed(&client, "client").await.unwrap();
 
     assert_eq!(ids(&on_the_day), [booking.booking_id.clone()]);
@@ -225,7 +272,10 @@ async fn a_feed_is_asked_for_a_client_or_a_coach_by_id() {
         role: "client".into(),
     };
 
-    expect_code(app.booking.clone().list_calendar_bookings(gym).await, Code::InvalidArgument);
+    expect_code(
+        app.booking.clone().list_calendar_bookings(gym).await,
+        Code::InvalidArgument,
+    );
     expect_code(
         app.booking.clone().list_calendar_bookings(not_an_id).await,
         Code::InvalidArgument,
@@ -236,7 +286,10 @@ async fn a_feed_is_asked_for_a_client_or_a_coach_by_id() {
 async fn one_bookings_event_is_for_its_client_and_coach_and_absent_for_anyone_else() {
     let app = TestApp::spawn().await;
     let (coach, client, slot) = coach_and_client(&app).await;
-    let booking = app.book(&client, coach.id, &slot, next(Weekday::Wed)).await.unwrap();
+    let booking = app
+        .book(&client, coach.id, &slot, next(Weekday::Wed))
+        .await
+        .unwrap();
     let id = booking.booking_id.as_str();
 
     let for_client = app.event(&client, id).await.unwrap();
@@ -249,6 +302,9 @@ async fn one_bookings_event_is_for_its_client_and_coach_and_absent_for_anyone_el
     for stranger in [app.client(), app.coach(), app.admin()] {
         expect_code(app.event(&stranger, id).await, Code::NotFound);
     }
-    expect_code(app.event(&client, &Uuid::new_v4().to_string()).await, Code::NotFound);
+    expect_code(
+        app.event(&client, &Uuid::new_v4().to_string()).await,
+        Code::NotFound,
+    );
     expect_code(app.event(&client, "nope").await, Code::InvalidArgument);
 }

@@ -1,8 +1,8 @@
 //! booking-svc's gRPC API against a real PostgreSQL (a fresh database per test) and the real
 //! coaching-svc, both started in-process on free ports.
 
-mod count;
 mod calendar;
+mod count;
 mod create;
 mod events;
 mod helpers;

@@ -166,7 +166,10 @@ pub(crate) async fn calendar_feed(
             header::CACHE_CONTROL,
             HeaderValue::from_str(&format!("private, max-age={FRESH_FOR}")).map_err(ApiError::internal)?,
         ),
-        (header::ETAG, HeaderValue::from_str(&tag).map_err(ApiError::internal)?),
+        (
+            header::ETAG,
+            HeaderValue::from_str(&tag).map_err(ApiError::internal)?,
+        ),
         // The address is a secret: not for search engines, not for other sites' logs.
         (
             header::HeaderName::from_static("x-robots-tag"),
@@ -229,7 +232,10 @@ pub(crate) async fn booking_ics(
                 header::CONTENT_DISPOSITION,
                 HeaderValue::from_str(&disposition).map_err(ApiError::internal)?,
             ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("private, no-store")),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, no-store"),
+            ),
         ],
         ics::single(&event),
     )
@@ -245,7 +251,10 @@ struct Perspective {
 /// The owner's sessions: bookings from booking-svc (clients and coaches) and court time from
 /// gym-svc (coaches and gyms), one call each and side by side, then every name they mention in
 /// one call to identity.
-async fn compose(state: &AppState, owner: identity_pb::ResolveCalendarFeedResponse) -> Result<Perspective, ApiError> {
+async fn compose(
+    state: &AppState,
+    owner: identity_pb::ResolveCalendarFeedResponse,
+) -> Result<Perspective, ApiError> {
     let role = owner.role.as_str();
     let bookings = async {
         if !matches!(role, "client" | "coach") {
@@ -377,7 +386,11 @@ fn reservation_session(
 ) -> Option<ics::Session> {
     let r = calendar.reservation.as_ref()?;
     let summary = match role {
-        "gym" => format!("Court time: {} on {}", names.or_deleted(&r.coach_id), r.court_name),
+        "gym" => format!(
+            "Court time: {} on {}",
+            names.or_deleted(&r.coach_id),
+            r.court_name
+        ),
         _ => format!("Court time at {}: {}", r.gym_name, r.court_name),
     };
     let state_line = match r.status.as_str() {

@@ -93,7 +93,11 @@ async fn feed_address(mesh: &Mesh, who: &User) -> (String, String) {
 }
 
 /// A raw GET without a token: status, headers and body text.
-async fn fetch(mesh: &Mesh, path: &str, headers: &[(header::HeaderName, &str)]) -> (StatusCode, header::HeaderMap, String) {
+async fn fetch(
+    mesh: &Mesh,
+    path: &str,
+    headers: &[(header::HeaderName, &str)],
+) -> (StatusCode, header::HeaderMap, String) {
     let mut request = mesh.http.get(mesh.url(path));
     for (name, value) in headers {
         request = request.header(name, *value);
@@ -109,10 +113,7 @@ async fn feed_of(mesh: &Mesh, who: &User) -> Calendar {
     let (_, path) = feed_address(mesh, who).await;
     let (status, headers, text) = fetch(mesh, &path, &[]).await;
     assert_eq!(status, StatusCode::OK, "{text}");
-    assert_eq!(
-        headers[header::CONTENT_TYPE],
-        "text/calendar; charset=utf-8"
-    );
+    assert_eq!(headers[header::CONTENT_TYPE], "text/calendar; charset=utf-8");
     parse(&text)
 }
 
@@ -181,19 +182,34 @@ async fn a_clients_request_is_tentative_in_their_feed_and_confirmed_with_a_highe
 
     let requested = feed_of(&mesh, &client).await;
     let coach_before = feed_of(&mesh, &coach).await;
-    patch(&mesh, &format!("/coach/bookings/{booking_id}/approve"), &coach, None).await;
+    patch(
+        &mesh,
+        &format!("/coach/bookings/{booking_id}/approve"),
+        &coach,
+        None,
+    )
+    .await;
     let approved = feed_of(&mesh, &client).await;
     let coach_after = feed_of(&mesh, &coach).await;
 
     assert_eq!(requested.properties["VERSION"], "2.0");
     assert_eq!(requested.properties["X-WR-CALNAME"], "Courtside: Chris Client");
-    let tentative = requested.event(&uid).expect("the request is in the client's feed");
+    let tentative = requested
+        .event(&uid)
+        .expect("the request is in the client's feed");
     assert_eq!(tentative.get("STATUS"), "TENTATIVE");
     assert_eq!(tentative.get("SUMMARY"), "Coaching session with Carla Coach");
     assert_eq!(tentative.get("LOCATION"), "Austin Rec Center");
-    assert_eq!(tentative.get("DTSTART"), in_ical(&booking["starts_at"]), "17:00 in Austin, in UTC");
+    assert_eq!(
+        tentative.get("DTSTART"),
+        in_ical(&booking["starts_at"]),
+        "17:00 in Austin, in UTC"
+    );
     assert_eq!(tentative.get("DTEND"), in_ical(&booking["ends_at"]));
-    assert!(coach_before.event(&uid).is_none(), "a request the coach has not confirmed");
+    assert!(
+        coach_before.event(&uid).is_none(),
+        "a request the coach has not confirmed"
+    );
 
     let confirmed = approved.event(&uid).expect("still in the client's feed");
     assert_eq!(confirmed.get("STATUS"), "CONFIRMED");
@@ -203,7 +219,9 @@ async fn a_clients_request_is_tentative_in_their_feed_and_confirmed_with_a_highe
         tentative.sequence(),
         confirmed.sequence()
     );
-    let coachs = coach_after.event(&uid).expect("in the coach's feed once confirmed");
+    let coachs = coach_after
+        .event(&uid)
+        .expect("in the coach's feed once confirmed");
     assert_eq!(coachs.get("STATUS"), "CONFIRMED");
     assert_eq!(coachs.get("SUMMARY"), "Coaching session with Chris Client");
     assert_eq!(coachs.get("SEQUENCE"), confirmed.get("SEQUENCE"));
@@ -236,7 +254,13 @@ async fn a_cancelled_session_stays_in_both_feeds_as_cancelled_until_30_days_afte
     let client = user(&mesh, "client", "Chris Client").await;
     let booking_id = book(&mesh, &client, &coach, &slot_id, WEDNESDAY).await;
     let uid = booking_uid(&booking_id);
-    patch(&mesh, &format!("/coach/bookings/{booking_id}/approve"), &coach, None).await;
+    patch(
+        &mesh,
+        &format!("/coach/bookings/{booking_id}/approve"),
+        &coach,
+        None,
+    )
+    .await;
     let confirmed = feed_of(&mesh, &coach).await;
 
     patch(
@@ -252,7 +276,10 @@ async fn a_cancelled_session_stays_in_both_feeds_as_cancelled_until_30_days_afte
         let cancelled = feed.event(&uid).expect("a cancelled session stays");
         assert_eq!(cancelled.get("STATUS"), "CANCELLED", "{}", who.name);
         assert!(cancelled.sequence() > confirmed.event(&uid).unwrap().sequence());
-        assert!(cancelled.get("DESCRIPTION").contains("Ankle sprain"), "{cancelled:?}");
+        assert!(
+            cancelled.get("DESCRIPTION").contains("Ankle sprain"),
+            "{cancelled:?}"
+        );
     }
     // 29 days and 23 hours after the session was to start (22:00 UTC): still there.
     clock.set(at("2030-07-05T21:00:00Z"));
@@ -282,9 +309,18 @@ async fn court_time_a_gym_approved_is_in_the_gyms_and_the_coachs_feeds_until_it_
     assert_eq!(status, StatusCode::CREATED, "{requested}");
     let reservation_id = requested["reservation_id"].as_str().unwrap().to_owned();
     let uid = format!("court-reservation-{reservation_id}@courtside");
-    assert!(feed_of(&mesh, &court.gym).await.events.is_empty(), "a request is not booked time");
+    assert!(
+        feed_of(&mesh, &court.gym).await.events.is_empty(),
+        "a request is not booked time"
+    );
 
-    patch(&mesh, &format!("/gym/reservations/{reservation_id}/approve"), &court.gym, None).await;
+    patch(
+        &mesh,
+        &format!("/gym/reservations/{reservation_id}/approve"),
+        &court.gym,
+        None,
+    )
+    .await;
     let gyms = feed_of(&mesh, &court.gym).await;
     let coachs = feed_of(&mesh, &coach).await;
 
@@ -295,7 +331,11 @@ async fn court_time_a_gym_approved_is_in_the_gyms_and_the_coachs_feeds_until_it_
         approved.get("LOCATION"),
         r"Hoops Hall North\, 1 Court St\, Austin\, TX"
     );
-    assert_eq!(approved.get("DTSTART"), in_ical(&requested["starts_at"]), "08:00 in Austin, in UTC");
+    assert_eq!(
+        approved.get("DTSTART"),
+        in_ical(&requested["starts_at"]),
+        "08:00 in Austin, in UTC"
+    );
     assert_eq!(approved.get("DTEND"), in_ical(&requested["ends_at"]));
     let coach_event = coachs.event(&uid).expect("in the coach's feed");
     assert_eq!(coach_event.get("SUMMARY"), "Court time at Hoops Hall: Court 1");
@@ -331,7 +371,10 @@ async fn a_reset_address_answers_404_at_once_and_the_new_one_opens_the_feed() {
     let (status, _, body) = fetch(&mesh, &old_path, &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let detail: Value = serde_json::from_str(&body).expect("a JSON error");
-    assert!(detail["detail"].as_str().unwrap().contains("dashboard"), "{detail}");
+    assert!(
+        detail["detail"].as_str().unwrap().contains("dashboard"),
+        "{detail}"
+    );
     let (now_url, new_path) = feed_address(&mesh, &client).await;
     assert_eq!(now_url, new_url);
     assert_eq!(fetch(&mesh, &new_path, &[]).await.0, StatusCode::OK);
@@ -393,7 +436,11 @@ async fn a_feed_fetched_too_often_is_429_with_retry_after() {
     }
     let other = user(&mesh, "client", "Olga Other").await;
     let (_, other_path) = feed_address(&mesh, &other).await;
-    assert_eq!(fetch(&mesh, &other_path, &[]).await.0, StatusCode::OK, "each feed has its own count");
+    assert_eq!(
+        fetch(&mesh, &other_path, &[]).await.0,
+        StatusCode::OK,
+        "each feed has its own count"
+    );
 }
 
 #[tokio::test]
@@ -447,7 +494,10 @@ async fn a_bookings_ics_is_for_its_client_and_coach_and_404_for_anyone_else() {
     assert_eq!(event.get("SUMMARY"), "Coaching session with Carla Coach");
     assert_eq!(event.get("STATUS"), "TENTATIVE");
     let coachs = parse(&coach_text);
-    assert_eq!(coachs.events[0].get("SUMMARY"), "Coaching session with Chris Client");
+    assert_eq!(
+        coachs.events[0].get("SUMMARY"),
+        "Coaching session with Chris Client"
+    );
 
     for stranger in [&other_client, &other_coach] {
         let (status, body) = mesh.get(&path, Some(&stranger.token)).await;
@@ -457,7 +507,10 @@ async fn a_bookings_ics_is_for_its_client_and_coach_and_404_for_anyone_else() {
     let (status, _) = mesh.get(&path, None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = mesh
-        .get(&format!("/bookings/{}/ics", uuid::Uuid::new_v4()), Some(&client.token))
+        .get(
+            &format!("/bookings/{}/ics", uuid::Uuid::new_v4()),
+            Some(&client.token),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }

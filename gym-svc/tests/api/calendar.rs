@@ -65,7 +65,9 @@ async fn a_reservation_starts_at_revision_0_and_every_change_raises_it_by_one() 
 
     app.approve(&setup.gym, id).await.unwrap();
     let approved = app.revision(id).await;
-    app.gym_cancel(&setup.gym, id, Some("Floor repairs")).await.unwrap();
+    app.gym_cancel(&setup.gym, id, Some("Floor repairs"))
+        .await
+        .unwrap();
     let cancelled = app.revision(id).await;
 
     assert_eq!((requested, approved, cancelled), (0, 1, 2));
@@ -116,7 +118,13 @@ async fn the_feeds_of_the_coach_and_the_gym_hold_approved_court_time_in_one_stat
     let other_coach = app.coach();
     let elsewhere = app.gym_with_court("Elsewhere").await;
     let theirs = app
-        .offer(&elsewhere.gym, &elsewhere.court.court_id, &in_days(8), "10:00", "11:00")
+        .offer(
+            &elsewhere.gym,
+            &elsewhere.court.court_id,
+            &in_days(8),
+            "10:00",
+            "11:00",
+        )
         .await;
     let other = app.request(&other_coach, &theirs.availability_id).await;
     app.approve(&elsewhere.gym, &other.reservation_id).await.unwrap();
@@ -145,7 +153,9 @@ async fn approved_court_time_called_off_stays_in_both_feeds_as_it_now_stands() {
     let (setup, availability) = app.open_court_time().await;
     let coach = app.coach();
     let reservation = app.request(&coach, &availability.availability_id).await;
-    app.approve(&setup.gym, &reservation.reservation_id).await.unwrap();
+    app.approve(&setup.gym, &reservation.reservation_id)
+        .await
+        .unwrap();
 
     app.gym_cancel(&setup.gym, &reservation.reservation_id, Some("Floor repairs"))
         .await
@@ -168,7 +178,9 @@ async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
     let (setup, availability) = app.open_court_time().await;
     let coach = app.coach();
     let reservation = app.request(&coach, &availability.availability_id).await;
-    app.approve(&setup.gym, &reservation.reservation_id).await.unwrap();
+    app.approve(&setup.gym, &reservation.reservation_id)
+        .await
+        .unwrap();
     let starts_at = at(&availability.starts_at);
 
     clock.set(starts_at + Duration::days(30));
@@ -184,7 +196,10 @@ async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
 async fn a_feed_is_asked_for_a_coach_or_a_gym_by_id() {
     let app = TestApp::spawn().await;
 
-    for (user_id, role) in [(Uuid::new_v4().to_string(), "client"), ("nobody".to_owned(), "gym")] {
+    for (user_id, role) in [
+        (Uuid::new_v4().to_string(), "client"),
+        ("nobody".to_owned(), "gym"),
+    ] {
         let request = pb::ListCalendarReservationsRequest {
             user_id,
             role: role.into(),

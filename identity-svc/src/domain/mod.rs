@@ -8,8 +8,8 @@ mod password;
 mod profile;
 mod user;
 
-pub use feed::FeedSecret;
 pub use admin::{PhoneChange, RawUserChanges, Target, UserChanges, check_deletable, plan_update};
+pub use feed::FeedSecret;
 pub use password::{Hasher, PasswordHash};
 pub use profile::{ProfileFields, RawProfileFields};
 pub use user::{Email, FullName, NewPassword, Phone, parse_role, require_account_fields};

@@ -44,7 +44,11 @@ async fn a_feed_is_made_on_the_first_ask_and_the_same_secret_answers_after() {
     let second = feed(&app, &token).await.expect("the same feed");
 
     assert_eq!(first.len(), 43, "{first}");
-    assert!(first.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+    assert!(
+        first
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    );
     assert_eq!(first, second);
     let owner = resolve(&app, &first).await.expect("the secret opens the feed");
     assert_eq!((owner.user_id, owner.role), (user.user_id, "client".to_owned()));
@@ -61,7 +65,10 @@ async fn each_person_has_a_secret_of_their_own() {
 
     assert_ne!(coach_secret, gym_secret);
     let owner = resolve(&app, &coach_secret).await.expect("the coach's feed");
-    assert_eq!((owner.user_id, owner.role), (coach_user.user_id, "coach".to_owned()));
+    assert_eq!(
+        (owner.user_id, owner.role),
+        (coach_user.user_id, "coach".to_owned())
+    );
     let owner = resolve(&app, &gym_secret).await.expect("the gym's feed");
     assert_eq!((owner.user_id, owner.role), (gym_user.user_id, "gym".to_owned()));
 }
@@ -76,8 +83,15 @@ async fn a_reset_gives_a_new_secret_and_the_old_one_opens_nothing_at_once() {
 
     assert_ne!(old, new);
     refused(resolve(&app, &old).await, Code::NotFound);
-    assert_eq!(resolve(&app, &new).await.expect("the new secret").user_id, user.user_id);
-    assert_eq!(feed(&app, &token).await.expect("the feed"), new, "the dashboard shows the new one");
+    assert_eq!(
+        resolve(&app, &new).await.expect("the new secret").user_id,
+        user.user_id
+    );
+    assert_eq!(
+        feed(&app, &token).await.expect("the feed"),
+        new,
+        "the dashboard shows the new one"
+    );
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { mockApi } from '@/testing/mock-api';
+import { makeUser } from '@/testing/test-utils';
 import { CalendarSubscriptionCard } from './calendar-subscription-card';
 
 const FIRST = 'https://courtside.example/api/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics';
@@ -10,7 +11,8 @@ const SECOND = 'https://courtside.example/api/calendar/BBBBBBBBBBBBBBBBBBBBBBBBB
 
 function renderCard(api: Record<string, unknown>) {
   localStorage.setItem('token', 'test-token');
-  const mocks = mockApi(api);
+  // Signed in: the app checks the stored token before it shows anything.
+  const mocks = mockApi({ 'GET /auth/me': makeUser(), ...api });
   render(
     <AppProvider swr={{ dedupingInterval: 0 }}>
       <CalendarSubscriptionCard />
@@ -27,9 +29,10 @@ describe('Subscribe to my calendar', () => {
     const { calls, user } = renderCard({ 'GET /calendar/feed': { url: FIRST } });
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const subscribe = await screen.findByRole('button', { name: 'Subscribe to my calendar' });
     expect(feedCalls(calls, 'GET')).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: 'Subscribe to my calendar' }));
+    await user.click(subscribe);
 
     const dialog = await screen.findByRole('dialog', { name: 'Subscribe to my calendar' });
     const link = await within(dialog).findByRole('textbox', { name: 'Calendar link' });
@@ -51,7 +54,7 @@ describe('Subscribe to my calendar', () => {
       'GET /calendar/feed': { url: FIRST },
       'POST /calendar/feed': { url: SECOND },
     });
-    await user.click(screen.getByRole('button', { name: 'Subscribe to my calendar' }));
+    await user.click(await screen.findByRole('button', { name: 'Subscribe to my calendar' }));
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByDisplayValue(FIRST);
 
@@ -76,7 +79,7 @@ describe('Subscribe to my calendar', () => {
       'GET /calendar/feed': () =>
         failing ? { status: 503, body: { detail: 'The identity service is unavailable right now.' } } : { url: FIRST },
     });
-    await user.click(screen.getByRole('button', { name: 'Subscribe to my calendar' }));
+    await user.click(await screen.findByRole('button', { name: 'Subscribe to my calendar' }));
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The identity service is unavailable right now.');
@@ -92,7 +95,7 @@ describe('Subscribe to my calendar', () => {
       'GET /calendar/feed': { url: FIRST },
       'POST /calendar/feed': { status: 503, body: { detail: 'The identity service is unavailable right now.' } },
     });
-    await user.click(screen.getByRole('button', { name: 'Subscribe to my calendar' }));
+    await user.click(await screen.findByRole('button', { name: 'Subscribe to my calendar' }));
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByDisplayValue(FIRST);
 

@@ -3,7 +3,7 @@
 //! - `GET /calendar/feed` gives the signed-in client, coach or gym the address of their feed,
 //!   `<PUBLIC_URL>/api/calendar/<secret>.ics`, and `POST /calendar/feed` replaces its secret
 //!   (identity-svc keeps it; the old address answers 404 from then on).
-//! - `GET /calendar/{feed}` is that address: no token, the secret is the key. identity says whose
+//! - `GET /calendar/{file}` is that address: no token, the secret is the key. identity says whose
 //!   feed it is; their sessions come from booking-svc and gym-svc in one call each, side by side,
 //!   and the names they mention from identity in one more; [`crate::ics`] writes the calendar.
 //! - `GET /bookings/{booking_id}/ics` is one booking as an `.ics` file, for its client or coach.
@@ -125,8 +125,8 @@ async fn limit(state: &AppState, ip: &str, secret: Option<&str>) -> Result<(), A
 /// client's pending (tentative) and confirmed bookings, a coach's confirmed bookings and approved
 /// court time, a gym's approved reservations, and those called off, denied or expired
 /// (cancelled) so that subscribed calendars drop them. Revalidate with `If-None-Match`.
-#[utoipa::path(get, path = "/calendar/{feed}", tag = "calendar",
-    params(("feed" = String, Path, pattern = r"^[A-Za-z0-9_-]{43}\.ics$",
+#[utoipa::path(get, path = "/calendar/{file}", tag = "calendar",
+    params(("file" = String, Path, pattern = r"^[A-Za-z0-9_-]{43}\.ics$",
                 description = "The feed's file name: its secret, then `.ics`"),
            ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer")),
     responses(

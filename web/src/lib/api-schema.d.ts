@@ -318,7 +318,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/calendar/{feed}": {
+    "/calendar/{file}": {
         parameters: {
             query?: never;
             header?: never;
@@ -3081,7 +3081,7 @@ export interface operations {
             };
             path: {
                 /** @description The feed's file name: its secret, then `.ics` */
-                feed: string;
+                file: string;
             };
             cookie?: never;
         };

@@ -170,12 +170,11 @@ pub(crate) async fn calendar_feed(
             header::ETAG,
             HeaderValue::from_str(&tag).map_err(ApiError::internal)?,
         ),
-        // The address is a secret: not for search engines, not for other sites' logs.
+        // The address is a secret: never for a search engine's index.
         (
             header::HeaderName::from_static("x-robots-tag"),
             HeaderValue::from_static("noindex, nofollow"),
         ),
-        (header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
     ];
     if http_cache::names_tag(&headers, &tag) {
         return Ok((StatusCode::NOT_MODIFIED, cache).into_response());

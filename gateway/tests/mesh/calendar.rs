@@ -414,7 +414,7 @@ async fn an_unchanged_feed_is_a_304_for_its_etag_and_is_kept_private() {
     assert!(body.is_empty());
     assert_eq!(headers[header::ETAG], etag.as_str());
     assert_eq!(first[header::CACHE_CONTROL], "private, max-age=300");
-    assert_eq!(first[header::REFERRER_POLICY], "no-referrer");
+    assert_eq!(first["x-robots-tag"], "noindex, nofollow");
     assert_eq!(changed, StatusCode::OK, "a new booking changes the feed");
 }
 

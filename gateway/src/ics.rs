@@ -140,7 +140,7 @@ fn calendar(name: &str, sessions: &[Session]) -> Calendar {
         .append_property(Property::new("VERSION", "2.0"))
         .append_property(Property::new("PRODID", PRODUCT))
         .append_property(Property::new("CALSCALE", "GREGORIAN"))
-        .append_property(Property::new("X-WR-CALNAME", &one_line(name)));
+        .append_property(Property::new("X-WR-CALNAME", one_line(name)));
     calendar.ttl(&REFRESH);
     for session in sessions {
         calendar.push(event(session));

@@ -6,9 +6,20 @@
 # booking POSTs, whose bodies differ per request), prints one table plus each process's peak
 # memory, writes deploy/bench/results/latest.json (and latest.md), and stops its mesh.
 #
-#   ./deploy/bench.sh
+#   ./deploy/bench.sh                  # the 1x data set
+#   BENCH_SCALE=10 ./deploy/bench.sh   # 10x (issue 20): 10,000 coaches, 100,000 clients, 2,000
+#                                      # gyms, 500,000 bookings (one coach 5,000); writes
+#                                      # results/latest-10x.json and, beside the last 1x run's
+#                                      # results/latest.json, results/compare.md (CPU per request
+#                                      # at 1x and 10x side by side)
 #
-# Settings (environment): BENCH_DURATION (10, seconds per scenario), BENCH_CONCURRENCY (32),
+# Both scales run the same scenarios, the issue-20 ones included (a page of the directory, of the
+# admin's users and of the heavy coach's bookings, the admin's search, nearby search, the stats,
+# each also paced at 1,000/s), and a Chromium step (deploy/bench/first_rows.mjs): how long after
+# navigation the admin dashboard and /expert-coaches show their first rows.
+#
+# Settings (environment): BENCH_SCALE (1: times the 1x data set, 1 to 100),
+# BENCH_DURATION (10, seconds per scenario), BENCH_CONCURRENCY (32),
 # BENCH_SKIP_BUILD=1 (use the binaries and web/dist already built), SKIP_WEB_BUILD=1,
 # BENCH_PORT (28480), BENCH_GATEWAY_PORT (28400), BENCH_SERVICE_PORT_BASE (25450),
 # BENCH_OPS_PORT_BASE (29400), BENCH_DB_NAME (courtside_bench), BENCH_STATE_DIR, BENCH_KEEP_MESH=1,
@@ -44,12 +55,18 @@ unset IDENTITY_PORT COACHING_PORT BOOKING_PORT GYM_PORT GATEWAY_OPS_PORT IDENTIT
 
 DURATION="${BENCH_DURATION:-10}"
 CONC="${BENCH_CONCURRENCY:-32}"
+SCALE="${BENCH_SCALE:-1}"
 OHA_VERSION=1.16.0
 
 # shellcheck source=deploy/lib.sh
 source "$BENCH_ROOT/lib.sh"
 load_config
 [[ "$DURATION" =~ ^[0-9]+$ && "$CONC" =~ ^[0-9]+$ ]] || die "BENCH_DURATION and BENCH_CONCURRENCY must be whole numbers"
+if ! [[ "$SCALE" =~ ^[0-9]+$ ]] || ((SCALE < 1 || SCALE > 100)); then
+  die "BENCH_SCALE must be a whole number from 1 to 100"
+fi
+# The 1x run keeps the file names it always had; another scale's run is named after its scale.
+if ((SCALE == 1)); then RESULT_NAME=latest; else RESULT_NAME="latest-${SCALE}x"; fi
 
 RAW="$STATE_DIR/raw"
 FIXTURES="$STATE_DIR/fixtures"
@@ -149,11 +166,11 @@ startup_fresh="$(timed_up fresh)"
 ok "all processes healthy ${startup_fresh} s after up.sh started (empty database: migrations run)"
 
 # ---- seed -----------------------------------------------------------------------------------
-log "seeding (deploy/bench/seed.py)"
+log "seeding ${SCALE}x (deploy/bench/seed.py --scale $SCALE)"
 password_hash="$("$ARGON2_PROBE" hash "$BENCH_PASSWORD")"
 seed_t0="$(date +%s.%N)"
 "$PY" "$BENCH_DIR/seed.py" --dsn "$DATABASE_URL" --password-hash "$password_hash" \
-  --password "$BENCH_PASSWORD" --out "$FIXTURES" || die "seeding failed"
+  --password "$BENCH_PASSWORD" --out "$FIXTURES" --scale "$SCALE" || die "seeding failed"
 seed_s="$(awk -v a="$seed_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f\n", b - a }')"
 
 # A restart on the seeded database: the second startup figure, and peak memory from here on
@@ -173,7 +190,7 @@ login() { # login EMAIL: prints a bearer token
     die "signing in as $1 answered: $body"
 }
 
-log "signing in (admin, the coach with 500 bookings, 16 clients)"
+log "signing in (admin, the coach with $((500 * SCALE)) bookings, 16 clients)"
 ADMIN_TOKEN="$(login "$ADMIN_EMAIL")"
 HEAVY_COACH_TOKEN="$(login "$(fixture 'heavy_coach["email"]')")"
 EDIT_COACH_ID="$(fixture 'coach_ids[0]')"
@@ -187,6 +204,10 @@ COACH_ID="$(fixture 'coach_ids[1]')"
 GYM_LOCATION_ID="$(fixture 'gym_location_ids[0]')"
 NEARBY="lat=$(fixture 'nearby["lat"]')&lng=$(fixture 'nearby["lng"]')&radius=25"
 LOGIN_EMAIL="$(fixture 'client_emails[-1]')"
+SEARCH_COMMON="$(fixture 'search["common"]')"
+N_COACHES="$(printf "%'d" $((1000 * SCALE)))"
+N_USERS="$(printf "%'d" $((11201 * SCALE)))"
+N_HEAVY="$(printf "%'d" $((500 * SCALE)))"
 
 # ---- the machine ----------------------------------------------------------------------------
 cores="$(nproc)"
@@ -315,17 +336,35 @@ if [[ -n "${BENCH_REPLICAS:-}" ]]; then
   exit 0
 fi
 
-read_pair directory "GET /api/coaches (1,000, gzip)" "$BASE_URL/api/coaches"
+# paced_1000 KEY TITLE URL [OHA_ARGS...]: issue 20's latency check, the p99 at 1,000/s.
+paced_1000() {
+  local key="$1" title="$2" target="$3"
+  shift 3
+  paced_read "${key}_1000" "$title at 1,000/s" 1000 "$target" "$@"
+}
+AUTH_ADMIN=(-H "Authorization: Bearer $ADMIN_TOKEN")
+AUTH_HEAVY=(-H "Authorization: Bearer $HEAVY_COACH_TOKEN")
+
+read_pair directory "GET /api/coaches ($N_COACHES, gzip)" "$BASE_URL/api/coaches"
 run_oha directory_304 "GET /api/coaches, If-None-Match (304)" "c=$CONC" 304 -z "${DURATION}s" -c "$CONC" \
   "${GZ[@]}" -H "If-None-Match: $ETAG" "$BASE_URL/api/coaches"
+# A page of the directory (GET /coaches?limit= is issue 19's: a mesh without it answers the whole
+# directory here, and the figure says so).
+run_oha directory_page "GET /api/coaches?limit=50 (a page)" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" \
+  "${GZ[@]}" "$BASE_URL/api/coaches?limit=50"
+paced_1000 directory_page "GET /api/coaches?limit=50" "$BASE_URL/api/coaches?limit=50"
 run_oha nearby "GET /api/coaches/search/nearby (25 mi)" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" \
   "${GZ[@]}" "$BASE_URL/api/coaches/search/nearby?$NEARBY"
+paced_1000 nearby "GET /api/coaches/search/nearby" "$BASE_URL/api/coaches/search/nearby?$NEARBY"
 read_pair profile "GET /api/coach/profile/{id}" "$BASE_URL/api/coach/profile/$COACH_ID" "${AUTH_CLIENT[@]}"
 read_pair locations "GET /api/locations/coach/{id}" "$BASE_URL/api/locations/coach/$COACH_ID" "${AUTH_CLIENT[@]}"
 read_pair availability "GET /api/availability/coach/{id}" "$BASE_URL/api/availability/coach/$COACH_ID" "${AUTH_CLIENT[@]}"
 read_pair courts "GET /api/gym/locations/{id}/courts" "$BASE_URL/api/gym/locations/$GYM_LOCATION_ID/courts" "${AUTH_CLIENT[@]}"
-run_oha coach_bookings "GET /api/bookings (coach, 500)" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" "${GZ[@]}" \
-  -H "Authorization: Bearer $HEAVY_COACH_TOKEN" "$BASE_URL/api/bookings"
+run_oha coach_bookings "GET /api/bookings (coach, $N_HEAVY)" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" "${GZ[@]}" \
+  "${AUTH_HEAVY[@]}" "$BASE_URL/api/bookings"
+run_oha coach_bookings_page "GET /api/bookings?limit=50 (coach, first page)" "c=$CONC" 200 -z "${DURATION}s" \
+  -c "$CONC" "${GZ[@]}" "${AUTH_HEAVY[@]}" "$BASE_URL/api/bookings?limit=50"
+paced_1000 coach_bookings_page "GET /api/bookings?limit=50 (coach)" "$BASE_URL/api/bookings?limit=50" "${AUTH_HEAVY[@]}"
 # The ceiling is measured right before the login scenario, so both see the same machine.
 log "argon2id ceiling: the same crate and parameters identity-svc uses, in-process (mesh idle)"
 {
@@ -352,10 +391,15 @@ record book "POST /api/bookings (distinct slots)" "c=$CONC" wrk book.json 201
 RACE_BODY="$("$PY" -c "import json; print(json.dumps(json.load(open('$FIXTURES/fixtures.json'))['race']))")"
 run_oha race "POST /api/bookings, 50 racing for one slot" "50 x 1" 201,409 -n 50 -c 50 -m POST \
   -H 'Content-Type: application/json' "${AUTH_CLIENT[@]}" -d "$RACE_BODY" "$BASE_URL/api/bookings"
-run_oha admin_users "GET /api/admin/users (10,000)" "c=16" 200 -z "${DURATION}s" -c 16 "${GZ[@]}" \
-  -H "Authorization: Bearer $ADMIN_TOKEN" "$BASE_URL/api/admin/users"
+run_oha admin_users "GET /api/admin/users (all $N_USERS)" "c=16" 200 -z "${DURATION}s" -c 16 "${GZ[@]}" \
+  "${AUTH_ADMIN[@]}" "$BASE_URL/api/admin/users"
+run_oha admin_users_page "GET /api/admin/users?limit=50 (a page)" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" \
+  "${GZ[@]}" "${AUTH_ADMIN[@]}" "$BASE_URL/api/admin/users?limit=50"
+paced_1000 admin_users_page "GET /api/admin/users?limit=50" "$BASE_URL/api/admin/users?limit=50" "${AUTH_ADMIN[@]}"
+run_oha admin_users_search "GET /api/admin/users?q=$SEARCH_COMMON&limit=50" "c=$CONC" 200 -z "${DURATION}s" \
+  -c "$CONC" "${GZ[@]}" "${AUTH_ADMIN[@]}" "$BASE_URL/api/admin/users?q=$SEARCH_COMMON&limit=50"
 run_oha admin_stats "GET /api/admin/stats" "c=$CONC" 200 -z "${DURATION}s" -c "$CONC" "${GZ[@]}" \
-  -H "Authorization: Bearer $ADMIN_TOKEN" "$BASE_URL/api/admin/stats"
+  "${AUTH_ADMIN[@]}" "$BASE_URL/api/admin/stats"
 
 # Two cheap reads, one after the other, while logins hash: the coach profile (its coach_name comes
 # from identity-svc, the process that hashes) and the availability (identity-svc not involved).
@@ -370,6 +414,13 @@ run_oha storm_read2 "GET /api/availability/coach/{id} during the storm" "200/s" 
   --latency-correction "${GZ[@]}" "${AUTH_CLIENT[@]}" "$BASE_URL/api/availability/coach/$COACH_ID"
 wait "${BG_PIDS[-1]}" || warn "the login storm's oha failed: $(tail -n3 "$RAW/storm_login.err")"
 record storm_login "POST /api/auth/login, the storm itself" "c=32" oha storm_login.json 200
+
+# ---- Chromium: first rows after navigation ---------------------------------------------------
+log "Chromium: the admin dashboard's and /expert-coaches' first rows (deploy/bench/first_rows.mjs)"
+command -v chromium >/dev/null || [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] || apt_install chromium
+npm_ci_if_needed "$WEB_DIR"
+node "$BENCH_DIR/first_rows.mjs" "$BASE_URL" "$ADMIN_TOKEN" "$RAW/first_rows.json" ||
+  warn "the Chromium step failed: no first-row figures"
 
 # ---- web, memory, report --------------------------------------------------------------------
 "$PY" "$BENCH_DIR/report.py" web "$BASE_URL" "$WEB_DIST" "$RAW/web.json" || warn "measuring the web build failed"
@@ -396,13 +447,22 @@ json.dump({
     "git_commit": "$git_commit" + (" (+$git_dirty modified files)" if $git_dirty else ""),
     "load_on_machine": {"loadavg_at_start": "$load_start", "loadavg_at_end": "$load_end"},
     "seed_s": $seed_s, "startup_fresh_s": $startup_fresh, "startup_restart_s": $startup_restart,
-    "duration_s": $DURATION, "concurrency": $CONC,
+    "duration_s": $DURATION, "concurrency": $CONC, "scale": $SCALE,
 }, open(sys.argv[1], "w"), indent=2)
 EOF
 
 echo
 echo "Courtside bench: $cores x $cpu_model, $mem_total; load average $load_start at start, $load_end at end"
 echo
-"$PY" "$BENCH_DIR/report.py" table "$RAW" "$RESULTS/latest.json" "$RESULTS/latest.md"
+"$PY" "$BENCH_DIR/report.py" table "$RAW" "$RESULTS/$RESULT_NAME.json" "$RESULTS/$RESULT_NAME.md"
 echo
-ok "bench done in $((SECONDS - BENCH_STARTED)) s: $RESULTS/latest.json (raw tool output in $RAW)"
+if ((SCALE != 1)); then
+  if [[ -f "$RESULTS/latest.json" ]]; then
+    "$PY" "$BENCH_DIR/report.py" compare "$RESULTS/latest.json" "$RESULTS/$RESULT_NAME.json" "$RESULTS/compare.md" ||
+      warn "comparing with the 1x run failed"
+  else
+    warn "no 1x run to compare with: run ./deploy/bench.sh first, then BENCH_SCALE=$SCALE again"
+  fi
+  echo
+fi
+ok "bench done in $((SECONDS - BENCH_STARTED)) s: $RESULTS/$RESULT_NAME.json (raw tool output in $RAW)"

@@ -32,5 +32,8 @@ export default defineConfig({
     // Forks, not threads: a test may set process.env.TZ, which only a process honours.
     pool: 'forks',
     maxWorkers: 2,
+    // Waiting (findBy, waitFor) may take up to 15 s on a loaded machine (src/testing/setup-tests.ts);
+    // a test gets room for several such waits.
+    testTimeout: 60_000,
   },
 });

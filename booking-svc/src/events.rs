@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use platform::{
     auth::Role,
-    events::{Envelope, Event},
+    events::{Applied, Envelope, Event},
 };
 use uuid::Uuid;
 
@@ -57,14 +57,14 @@ fn reason(event: &Event, closes: Closes) -> &'static str {
 }
 
 /// Applies one event at `now`, at most once whatever how often it is delivered.
-pub async fn apply(lifecycle: &Lifecycle, envelope: Envelope, now: DateTime<Utc>) -> Result<(), Error> {
+pub async fn apply(lifecycle: &Lifecycle, envelope: Envelope, now: DateTime<Utc>) -> Result<Applied, Error> {
     let Some(closes) = closes(&envelope.event) else {
-        return Ok(());
+        return Ok(Applied::Nothing);
     };
     let reason = reason(&envelope.event, closes);
     let mut tx = lifecycle.db().begin().await?;
     if !store::mark_event_processed(&mut *tx, envelope.event_id).await? {
-        return Ok(());
+        return Ok(Applied::Nothing);
     }
     let cancelled = match closes {
         Closes::OfClient(client_id) => {
@@ -81,7 +81,7 @@ pub async fn apply(lifecycle: &Lifecycle, envelope: Envelope, now: DateTime<Utc>
         lifecycle.wake_relay();
     }
     tracing::info!(event_id = %envelope.event_id, ?closes, cancelled = cancelled.len(), "event applied");
-    Ok(())
+    Ok(Applied::Changed)
 }
 
 #[cfg(test)]

@@ -3,9 +3,11 @@
 //!
 //! Every booking needs its slot's times and place, and most slots are booked again and again (a
 //! weekly slot on every week's date). Asking coaching-svc each time costs a gRPC round trip and
-//! a query; remembering costs one Redis GET. coaching-svc replaces its stamp after every change
-//! it commits (a slot or a location edited or deleted, a coach gone), so a slot read after the
-//! stamp was seen is current for as long as the stamp stays the same. When the stamp cannot be
+//! a query; remembering costs one Redis GET. Coaching's stamp is replaced after every change of
+//! coaching's data: by the gateway after each write of the API that changes it (a slot, a
+//! location, a profile or a policy; declared in `gateway/src/routes/cache.rs`, where this memory
+//! is declared too) and by coaching-svc after the events it applies (a coach gone), so a slot read
+//! after the stamp was seen is current for as long as the stamp stays the same. When the stamp cannot be
 //! read, nothing is remembered and every booking asks coaching-svc, as before.
 //!
 //! One request per slot asks; the others booking the same slot at the same moment wait for its

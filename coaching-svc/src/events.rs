@@ -6,7 +6,7 @@
 
 use platform::{
     auth::Role,
-    events::{Envelope, Event},
+    events::{Applied, Envelope, Event},
 };
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -27,14 +27,14 @@ fn coach_to_remove(event: &Event) -> Option<Uuid> {
     }
 }
 
-/// Applies one event, idempotently.
-pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
+/// Applies one event, idempotently; says whether it changed coaching's data.
+pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<Applied, Error> {
     let Some(coach_id) = coach_to_remove(&envelope.event) else {
-        return Ok(());
+        return Ok(Applied::Nothing);
     };
     let mut tx = db.begin().await?;
     if !store::record_event(&mut *tx, envelope.event_id).await? {
-        return Ok(());
+        return Ok(Applied::Nothing);
     }
     let slots = store::delete_slots_of(&mut *tx, coach_id).await?;
     let locations = store::delete_locations_of(&mut *tx, coach_id).await?;
@@ -49,7 +49,7 @@ pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
         profiles,
         "coach removed from coaching"
     );
-    Ok(())
+    Ok(Applied::Changed)
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use uuid::Uuid;
 
 use crate::{
     domain::{
-        BookingPolicy, BoundingBox, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot,
-        ProfileFields, SlotKind,
+        BookingPolicy, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, ProfileFields,
+        SlotKind, SphereBox,
     },
     error::Error,
 };
@@ -486,14 +486,11 @@ pub async fn coaches_in(
 }
 
 /// Coaches with a location within the radius, nearest first, each at the distance of their
-/// nearest location. Candidates come from the (latitude, longitude) index through the bounding
-/// box; the exact haversine distance then decides.
+/// nearest location. Candidates come from the spatial index (`location_sphere_idx`, the places as
+/// points on the unit sphere) through the box around the circle, so a search reads about the
+/// places it finds, however many coaches there are; the exact haversine distance then decides.
 pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Result<Vec<ListingRow>, Error> {
-    let BoundingBox {
-        min_latitude,
-        max_latitude,
-        longitudes: [(lo1, hi1), (lo2, hi2)],
-    } = query.bounding_box();
+    let SphereBox { low, high } = query.sphere_box();
     Ok(sqlx::query_as::<_, ListingRow>(concat!(
         listing_select!(),
         ", near.distance
@@ -507,8 +504,11 @@ pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Resul
                        * power(sin(radians(l.longitude - $2) / 2), 2)
                  ))) as miles
              ) d
-             where l.latitude between $5 and $6
-               and (l.longitude between $7 and $8 or l.longitude between $9 and $10)
+             where l.latitude is not null
+               and cube(array[cos(radians(l.latitude)) * cos(radians(l.longitude)),
+                              cos(radians(l.latitude)) * sin(radians(l.longitude)),
+                              sin(radians(l.latitude))])
+                   <@ cube($5::float8[], $6::float8[])
                and d.miles <= $3
              group by l.coach_id
          ) near
@@ -520,12 +520,8 @@ pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Resul
     .bind(query.longitude)
     .bind(query.radius_miles)
     .bind(EARTH_RADIUS_MILES)
-    .bind(min_latitude)
-    .bind(max_latitude)
-    .bind(lo1)
-    .bind(hi1)
-    .bind(lo2)
-    .bind(hi2)
+    .bind(low.to_vec())
+    .bind(high.to_vec())
     .fetch_all(db)
     .await?)
 }

@@ -5,6 +5,8 @@
     report.py web BASE_URL DIST OUT             landing-page JS as nginx sends it gzipped, cache headers
     report.py memory OUT NAME=PID...            VmHWM / VmRSS of each process (and of its children)
     report.py table RAW_DIR OUT_JSON OUT_MD     the one table, the targets, latest.json and latest.md
+    report.py compare ONE_X.json N_X.json OUT_MD  a 1x and an Nx run side by side (req/s, p99, CPU
+                                                per request and its ratio), issue 20's targets
 
 Scenarios are listed by bench.sh in RAW_DIR/scenarios.tsv, one per line:
     key <TAB> title <TAB> load (concurrency or rate) <TAB> tool (oha|wrk) <TAB> result file <TAB> expected statuses
@@ -308,6 +310,7 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     webr = load_json(raw / "web.json") or {}
     argon = load_json(raw / "argon2.json") or {}
     directory = load_json(raw / "directory_check.json") or {}
+    first_rows = load_json(raw / "first_rows.json") or {}
 
     def rps(key):
         return by.get(key, {}).get("rps")
@@ -444,6 +447,9 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
         extra.append(f"answers measured: the coach's list holds {directory['heavy_coach_bookings']} bookings, nearby search "
                      f"returns {directory.get('nearby_coaches')} coaches, the directory {directory.get('coaches')} "
                      f"({directory.get('bytes_identity', 0) / 1024:.0f} KB, {directory.get('bytes_gzip', 0) / 1024:.0f} KB gzipped)")
+    for key, page in first_rows.items():
+        extra.append(f"Chromium, {page['path']}: first rows {page['median_first_row_ms']} ms after navigation "
+                     f"(median of {len(page['runs'])}), {page['runs'][-1]['rows_in_dom']} rows in the DOM")
     if js is not None:
         extra.append(f"landing-page JS: {js / 1024:.1f} KB gzipped as sent ({webr.get('landing_js_bytes', 0) / 1024:.1f} KB raw)")
     for e in extra:
@@ -459,7 +465,9 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
         "started_at": meta.get("started_at"),
         "git_commit": meta.get("git_commit"),
         "load_on_machine": meta.get("load_on_machine"),
+        "scale": meta.get("scale", 1),
         "scenarios": [{k: v for k, v in r.items() if k not in ("missing",)} for r in rows],
+        "first_rows": first_rows,
         "memory": mem,
         "argon2": argon,
         "directory": directory,
@@ -479,6 +487,100 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     md += ["", "| process | peak memory (VmHWM) |", "|---|---:|"]
     md += [f"| {n} | {t} |" for n, t in mem_lines]
     md += ["", "| target (issue 8) | wanted | got | |", "|---|---|---|---|"]
+    md += [f"| {t['target']} | {t['wanted']} | {t['got']} | {t['status']} |" for t in targets]
+    out_md.write_text("\n".join(md) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Two scales side by side (issue 20)
+
+# The issue-20 scenarios and their targets at 10x.
+READS_20 = ["profile", "locations", "availability", "courts", "directory_page", "admin_users_page",
+            "coach_bookings_page", "nearby"]
+CPU_RATIO_LIMIT = 1.25
+
+
+def compare(one_path: Path, many_path: Path, out_md: Path) -> None:
+    """Each scenario's req/s, p99 and mesh CPU per request in a 1x run and in a larger one, side by
+    side, with the ratio of CPU per request; then issue 20's targets, judged on the larger run."""
+    one, many = load_json(one_path), load_json(many_path)
+    if not one or not many:
+        print(f"compare: cannot read {one_path} or {many_path}", file=sys.stderr)
+        sys.exit(1)
+    scale = (many.get("scale") or 10)
+    a = {r["key"]: r for r in one.get("scenarios", [])}
+    b = {r["key"]: r for r in many.get("scenarios", [])}
+
+    def cpu(r):
+        return ((r or {}).get("cpu") or {}).get("mesh_us_per_request")
+
+    head = ["scenario", "1x req/s", f"{scale}x req/s", "1x p99 ms", f"{scale}x p99 ms",
+            "1x CPU us/req", f"{scale}x CPU us/req", "CPU ratio"]
+    lines = []
+    for key, r in b.items():
+        o = a.get(key)
+        ca, cb = cpu(o), cpu(r)
+        ratio = f"{cb / ca:.2f}" if ca and cb else "-"
+        lines.append([r.get("scenario", key),
+                      f"{o['rps']:,.0f}" if o and o.get("rps") is not None else "-",
+                      f"{r['rps']:,.0f}" if r.get("rps") is not None else "-",
+                      fmt_ms(o["p99_ms"]) if o and o.get("p99_ms") is not None else "-",
+                      fmt_ms(r["p99_ms"]) if r.get("p99_ms") is not None else "-",
+                      f"{ca:,.0f}" if ca else "-", f"{cb:,.0f}" if cb else "-", ratio])
+
+    targets = []
+
+    def target(name, wanted, got, ok):
+        targets.append({"target": name, "wanted": wanted, "got": got, "status": verdict(ok)})
+
+    def rps(key):
+        return (b.get(key) or {}).get("rps")
+
+    def p99(key):
+        return (b.get(key) or {}).get("p99_ms")
+
+    have = [k for k in READS_20 if rps(k) is not None]
+    target(f"{scale}x: reads, a page of the directory, of admin users, a coach's first page, nearby",
+           ">= 3,000 req/s each", ", ".join(f"{k} {rps(k):,.0f}/s" for k in have),
+           None if len(have) < len(READS_20) else all(rps(k) >= 3000 for k in READS_20))
+    # The p99 at 1,000/s: the issue-20 lists were paced at 1,000/s; the single reads at 2,000/s
+    # (issue 8's check, the stricter one), which stands in for 1,000/s.
+    paced = {k: (k + "_1000" if (k + "_1000") in b else k + "_target") for k in READS_20}
+    have = [k for k in READS_20 if p99(paced[k]) is not None]
+    target(f"{scale}x: their p99 at 1,000/s", "<= 10 ms",
+           ", ".join(f"{k} {p99(paced[k]):.1f} ms" + (" (at 2,000/s)" if paced[k].endswith("_target") else "")
+                     for k in have),
+           None if len(have) < len(READS_20) else all(p99(paced[k]) <= 10 for k in READS_20))
+    target(f"{scale}x: admin stats", ">= 5,000 req/s", f"{rps('admin_stats') or 0:,.0f}/s",
+           None if rps("admin_stats") is None else rps("admin_stats") >= 5000)
+    ratios = {k: cpu(b[k]) / cpu(a[k]) for k in b if k in a and cpu(a[k]) and cpu(b[k])}
+    worst = sorted(ratios.items(), key=lambda kv: -kv[1])[:5]
+    target(f"CPU per request at {scale}x against 1x", f"<= {CPU_RATIO_LIMIT}x for every scenario",
+           "highest: " + ", ".join(f"{k} {v:.2f}x" for k, v in worst),
+           None if not ratios else all(v <= CPU_RATIO_LIMIT for v in ratios.values()))
+    rows_b = many.get("first_rows") or {}
+    for key, label in (("admin_dashboard", "admin dashboard"), ("expert_coaches", "/expert-coaches")):
+        got = (rows_b.get(key) or {}).get("median_first_row_ms")
+        target(f"{scale}x, Chromium: {label}'s first rows after navigation", "<= 1,000 ms",
+               f"{got} ms ({(rows_b.get(key) or {}).get('runs', [{}])[-1].get('rows_in_dom')} rows in the DOM)"
+               if got is not None else "not measured", None if got is None else got <= 1000)
+
+    widths = [max(len(h), *(len(l[i]) for l in lines)) if lines else len(h) for i, h in enumerate(head)]
+    print(f"1x ({one.get('git_commit')}, {one.get('started_at')}) and {scale}x "
+          f"({many.get('git_commit')}, {many.get('started_at')}): mesh CPU per answered request")
+    print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
+    print("  ".join("-" * w for w in widths))
+    for l in lines:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(l, widths))))
+    print()
+    print("targets (issue 20):")
+    for t in targets:
+        print(f"  [{t['status']:>7}] {t['target']}: {t['got']} (wanted {t['wanted']})")
+    md = [f"1x: {one.get('git_commit')}, {one.get('started_at')}; {scale}x: {many.get('git_commit')}, "
+          f"{many.get('started_at')}", "",
+          "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    md += [f"| {' | '.join(l)} |" for l in lines]
+    md += ["", "| target (issue 20) | wanted | got | |", "|---|---|---|---|"]
     md += [f"| {t['target']} | {t['wanted']} | {t['got']} | {t['status']} |" for t in targets]
     out_md.write_text("\n".join(md) + "\n")
 
@@ -535,6 +637,8 @@ def main() -> None:
         cpu_snapshot(Path(args[1]), args[2:])
     elif args[:1] == ["table"] and len(args) == 4:
         table(Path(args[1]), Path(args[2]), Path(args[3]))
+    elif args[:1] == ["compare"] and len(args) == 4:
+        compare(Path(args[1]), Path(args[2]), Path(args[3]))
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

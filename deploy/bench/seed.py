@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Seeds the bench database straight into each service's schema, with COPY, in a few seconds.
 
-    seed.py --dsn postgres://... --password-hash '$argon2id$...' --password PW --out DIR
+    seed.py --dsn postgres://... --password-hash '$argon2id$...' --password PW --out DIR [--scale N]
 
-Writes (deterministic for one --seed and one day):
+Writes (deterministic for one --seed, one --scale and one day), at --scale 1 (every count but the
+per-coach and per-gym ones times N at --scale N: 10 gives 10,000 coaches, 100,000 clients,
+2,000 gyms, 500,000 bookings, the heavy coach 5,000 of them):
   identity.app_user      1 admin is made by identity-svc; here 1,000 coaches, 10,000 clients and
                          200 gyms, all with the one precomputed argon2id hash of --password;
                          identity.client_profile for half of the clients
   coaching.*             a profile, 2 locations (real US cities from proto/platform/data/us_places.csv,
                          jittered a mile or two) and 5 weekly slots (5 different weekdays) per coach
-  booking.booking        50,000 bookings: one coach with 500 (5 slots x 100 weeks), the others 49
-                         or 50 (5 slots x 10 weeks), each (coach, slot, date) at most once, so the
-                         unique and the no-overlap constraints hold for any status mix
+  booking.booking        50,000 bookings: one coach with 500 (5 slots x 100 weeks; x N weeks at
+                         --scale N), the others 49 or 50 (5 slots x 10 weeks), each (coach, slot,
+                         date) at most once, so the unique and the no-overlap constraints hold for
+                         any status mix
   gym.*                  200 gyms, one location each, 5 courts each, 30 days x 3 times of availability
 and into --out: fixtures.json (ids, emails and query points for the scenarios) and
 booking_bodies.jsonl (one POST /api/bookings body per line: distinct future slot/date pairs that
@@ -39,6 +42,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[2]
 PLACES_CSV = ROOT / "proto" / "platform" / "data" / "us_places.csv"
 
+# At --scale 1; main() multiplies them.
 N_COACHES = 1_000
 N_CLIENTS = 10_000
 N_GYMS = 200
@@ -141,7 +145,13 @@ def main() -> None:
     parser.add_argument("--password", required=True, help="the password every seeded user signs in with")
     parser.add_argument("--out", required=True, type=Path, help="folder for fixtures.json and booking_bodies.jsonl")
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--scale", type=int, default=1, choices=range(1, 101), metavar="N",
+                        help="times the 1x data set (1 to 100): coaches, clients, gyms, bookings and the "
+                             "heavy coach's bookings")
     args = parser.parse_args()
+    global N_COACHES, N_CLIENTS, N_GYMS, N_BOOKINGS, HEAVY_BOOKINGS
+    N_COACHES, N_CLIENTS, N_GYMS = N_COACHES * args.scale, N_CLIENTS * args.scale, N_GYMS * args.scale
+    N_BOOKINGS, HEAVY_BOOKINGS = N_BOOKINGS * args.scale, HEAVY_BOOKINGS * args.scale
     if not args.password_hash.startswith("$argon2id$v=19$m=12288,t=3,p=1$"):
         fail("--password-hash must be an argon2id hash at the OWASP parameters (m=12288,t=3,p=1)")
 
@@ -256,8 +266,9 @@ def main() -> None:
             expires_at,
         ))
 
+    heavy_weeks = HEAVY_BOOKINGS // SLOTS_PER_COACH
     for slot_id, weekday, start, end, loc_name, zone in slots_of[heavy]:
-        for week in range(-90, 10):  # 100 weeks x 5 slots = 500
+        for week in range(10 - heavy_weeks, 10):  # 100 weeks x 5 slots = 500 at --scale 1
             book(heavy, slot_id, weekday, start, end, loc_name, zone, week)
     rest = N_BOOKINGS - len(bookings)
     others = coaches[1:]
@@ -298,8 +309,14 @@ def main() -> None:
                 bodies.append({"coach_id": str(coach), "slot_id": str(slot_id),
                                "booking_date": occurrence(monday, week, weekday).isoformat()})
     rng.shuffle(bodies)
+    del bodies[120_000:]  # more than a run posts; about 60,000 at --scale 1 anyway
     race_slot = slots_of[others[-1]][0]
-    (nearby_city, nearby_state), nearby_locations = max(city_count.items(), key=lambda kv: kv[1])
+    # The nearby search's point: the city with the most coach locations at --scale 1. At --scale N
+    # the city whose count is closest to 1/N of the most: about as many coaches found as at 1x, so
+    # the two runs compare what a search costs for its answer, not for an answer N times longer.
+    most = max(city_count.values())
+    (nearby_city, nearby_state), nearby_locations = min(
+        city_count.items(), key=lambda kv: (abs(kv[1] - most / args.scale), kv[0]))
     nearby_point = next(p for p in places if (p[0], p[1]) == (nearby_city, nearby_state))
 
     # ---- write ---------------------------------------------------------------------------------
@@ -351,12 +368,15 @@ def main() -> None:
         for body in bodies:
             f.write(json.dumps(body, separators=(",", ":")) + "\n")
     fixtures = {
+        "scale": args.scale,
         "password": args.password,
         "counts": {t: len(rows) for t, _, rows in tables},
         "heavy_coach": {"user_id": str(heavy), "email": "coach0000@bench.example.com",
                         "bookings": HEAVY_BOOKINGS},
         "coach_ids": [str(c) for c in coaches[1:101]],
         "client_emails": [f"client{i:05d}@bench.example.com" for i in range(0, N_CLIENTS, N_CLIENTS // 64)][:64],
+        # Words the admin's search finds among many users (a common last name) and among few.
+        "search": {"common": "smith", "rare": f"client{N_CLIENTS - 7:05d}"},
         "gym_location_ids": [str(row[0]) for row in gym_locations[:50]],
         "nearby": {"city": nearby_city, "state": nearby_state, "lat": nearby_point[2], "lng": nearby_point[3],
                    "radius": 25, "coach_locations_in_city": nearby_locations},

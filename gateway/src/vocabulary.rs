@@ -18,6 +18,18 @@ pub enum Role {
     Gym,
 }
 
+impl Role {
+    /// The word on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Admin => "admin",
+            Self::Coach => "coach",
+            Self::Client => "client",
+            Self::Gym => "gym",
+        }
+    }
+}
+
 /// The roles a person may choose when registering (an admin is made by an admin).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

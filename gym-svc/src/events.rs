@@ -10,7 +10,7 @@
 use chrono::Utc;
 use platform::{
     auth::Role,
-    events::{Envelope, Event, Party},
+    events::{Applied, Envelope, Event, Party},
 };
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -59,15 +59,15 @@ fn effect(event: &Event) -> Effect {
     }
 }
 
-/// Applies one event, once.
-pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
+/// Applies one event, once; says whether it changed gym's data.
+pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<Applied, Error> {
     let effect = effect(&envelope.event);
     if effect == Effect::Nothing {
-        return Ok(());
+        return Ok(Applied::Nothing);
     }
     let mut tx = db.begin().await?;
     if !store::record_event(&mut *tx, envelope.event_id).await? {
-        return Ok(());
+        return Ok(Applied::Nothing);
     }
     match effect {
         Effect::GymGone(gym_id) => {
@@ -96,7 +96,7 @@ pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<(), Error> {
         Effect::Nothing => {}
     }
     tx.commit().await?;
-    Ok(())
+    Ok(Applied::Changed)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use platform::{
     clock::SharedClock,
     events::Party,
     instants::rfc3339,
+    pages::Page,
     places::Gazetteer,
 };
 use proto::gym::v1::{self as pb, gym_server::Gym};
@@ -422,9 +423,15 @@ impl Gym for GymService {
         request: Request<pb::ListCourtAvailabilityRequest>,
     ) -> Result<Response<pb::ListCourtAvailabilityResponse>, Status> {
         let gym = auth::require_role(&request, &[Role::Gym])?;
-        let rows = store::gym_availability(&self.db, gym.user_id).await?;
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = store::gym_availability(&self.db, gym.user_id, &page).await?;
+        let (rows, next) = page.split(rows, |a| {
+            (a.date, a.start_time, a.court_name.clone(), a.availability_id)
+        });
         Ok(Response::new(pb::ListCourtAvailabilityResponse {
             availability: rows.into_iter().map(Into::into).collect(),
+            next,
         }))
     }
 
@@ -491,9 +498,13 @@ impl Gym for GymService {
         request: Request<pb::ListCoachReservationsRequest>,
     ) -> Result<Response<pb::ListCoachReservationsResponse>, Status> {
         let coach = auth::require_role(&request, &[Role::Coach])?;
-        let rows = store::coach_reservations(&self.db, coach.user_id).await?;
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = store::coach_reservations(&self.db, coach.user_id, &page).await?;
+        let (rows, next) = page.split(rows, |r| (r.created_at, r.reservation_id));
         Ok(Response::new(pb::ListCoachReservationsResponse {
             reservations: reservations(rows),
+            next,
         }))
     }
 
@@ -523,9 +534,13 @@ impl Gym for GymService {
         request: Request<pb::ListPendingReservationsRequest>,
     ) -> Result<Response<pb::ListPendingReservationsResponse>, Status> {
         let gym = auth::require_role(&request, &[Role::Gym])?;
-        let rows = store::pending_reservations(&self.db, gym.user_id, self.clock.now()).await?;
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = store::pending_reservations(&self.db, gym.user_id, self.clock.now(), &page).await?;
+        let (rows, next) = page.split(rows, |r| (r.date, r.start_time, r.created_at, r.reservation_id));
         Ok(Response::new(pb::ListPendingReservationsResponse {
             reservations: reservations(rows),
+            next,
         }))
     }
 

@@ -94,6 +94,7 @@ mod tests {
             end_time: NaiveTime::from_hms_opt(19, 30, 0).unwrap(),
             status: "pending".into(),
             cancellation_reason: None,
+            created_at: chrono::Utc::now(),
             place: Place {
                 time_zone: Some("America/Denver".into()),
                 city: "Denver".into(),

@@ -8,6 +8,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use platform::{
     database::{Violation, violated},
     instants::Zone,
+    pages::Page,
 };
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -141,6 +142,8 @@ pub struct ReservationRow {
     pub end_time: NaiveTime,
     pub status: String,
     pub cancellation_reason: Option<String>,
+    /// When the coach asked: the order of the coach's list.
+    pub created_at: DateTime<Utc>,
     #[sqlx(flatten)]
     pub place: Place,
 }
@@ -194,7 +197,8 @@ macro_rules! reservation_select {
             "select r.reservation_id, r.availability_id, r.coach_id, l.gym_id, ",
             gym_name!(),
             ", l.name as location_name, c.court_name, a.date, a.start_time, a.end_time, r.status,
-                r.cancellation_reason, l.time_zone, l.city, l.state, l.latitude, l.longitude
+                r.cancellation_reason, r.created_at, l.time_zone, l.city, l.state, l.latitude,
+                l.longitude
              from gym.court_reservation r
              join gym.court_availability a on a.availability_id = r.availability_id
              join gym.court c on c.court_id = a.court_id
@@ -531,15 +535,35 @@ pub async fn insert_availability(
     })
 }
 
-/// Everything a gym offers on its own courts (reserved or not), by date and time.
-pub async fn gym_availability(db: impl PgExecutor<'_>, gym_id: Uuid) -> Result<Vec<AvailabilityRow>, Error> {
+/// Where a page of a gym's court availability starts: after this date, start time, court name
+/// and availability id, the list's order.
+pub type AvailabilityKeyset = (NaiveDate, NaiveTime, String, Uuid);
+
+/// Everything a gym offers on its own courts (reserved or not), by date and time, from `page`'s
+/// keyset on, at most its limit plus one (all of it without a limit). One statement; a page reads
+/// the gym's own court time, never another gym's.
+pub async fn gym_availability(
+    db: impl PgExecutor<'_>,
+    gym_id: Uuid,
+    page: &Page<AvailabilityKeyset>,
+) -> Result<Vec<AvailabilityRow>, Error> {
+    let after = page.after.as_ref();
     Ok(sqlx::query_as::<_, AvailabilityRow>(concat!(
         "with a as (select * from gym.court_availability where not withdrawn) ",
         availability_select!(),
         " where l.gym_id = $1
-          order by a.date, a.start_time, c.court_name, a.availability_id"
+            and ($2::date is null
+                 or (a.date, a.start_time) >= ($2, $3)
+                    and (a.date, a.start_time, c.court_name, a.availability_id) > ($2, $3, $4, $5))
+          order by a.date, a.start_time, c.court_name, a.availability_id
+          limit $6"
     ))
     .bind(gym_id)
+    .bind(after.map(|(date, ..)| *date))
+    .bind(after.map(|(_, time, ..)| *time))
+    .bind(after.map(|(_, _, court, _)| court.as_str()))
+    .bind(after.map(|(.., id)| *id))
+    .bind(page.fetch())
     .fetch_all(db)
     .await?)
 }
@@ -705,34 +729,64 @@ pub async fn reservations(db: impl PgExecutor<'_>, ids: &[Uuid]) -> Result<Vec<R
     .await?)
 }
 
-/// A coach's reservations, newest request first.
+/// Where a page of a coach's reservations starts: after the request made at this instant with
+/// this id, the list's order (newest first, then by id).
+pub type CoachReservationKeyset = (DateTime<Utc>, Uuid);
+
+/// A coach's reservations, newest request first, from `page`'s keyset on, at most its limit plus
+/// one (all of them without a limit): one range of `court_reservation_coach_page_idx`.
 pub async fn coach_reservations(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
+    page: &Page<CoachReservationKeyset>,
 ) -> Result<Vec<ReservationRow>, Error> {
+    let after = page.after;
     Ok(sqlx::query_as::<_, ReservationRow>(concat!(
         reservation_select!(),
-        " where r.coach_id = $1 order by r.created_at desc, r.reservation_id"
+        " where r.coach_id = $1
+            and ($2::timestamptz is null
+                 or r.created_at <= $2 and (r.created_at < $2 or r.reservation_id > $3))
+          order by r.created_at desc, r.reservation_id
+          limit $4"
     ))
     .bind(coach_id)
+    .bind(after.map(|(at, _)| at))
+    .bind(after.map(|(_, id)| id))
+    .bind(page.fetch())
     .fetch_all(db)
     .await?)
 }
 
+/// Where a page of a gym's pending requests starts: after this date, start time, request time
+/// and id, the list's order.
+pub type PendingKeyset = (NaiveDate, NaiveTime, DateTime<Utc>, Uuid);
+
 /// Pending requests for a gym's court time that has not started by `now`, soonest first (one
-/// whose start has passed is expiring, and is no longer the gym's to answer).
+/// whose start has passed is expiring, and is no longer the gym's to answer), from `page`'s keyset
+/// on, at most its limit plus one (all of them without a limit). One statement over the pending
+/// requests only (`court_reservation_due_idx`).
 pub async fn pending_reservations(
     db: impl PgExecutor<'_>,
     gym_id: Uuid,
     now: DateTime<Utc>,
+    page: &Page<PendingKeyset>,
 ) -> Result<Vec<ReservationRow>, Error> {
+    let after = page.after;
     Ok(sqlx::query_as::<_, ReservationRow>(concat!(
         reservation_select!(),
         " where l.gym_id = $1 and r.status = 'pending' and (r.expires_at is null or r.expires_at > $2)
-          order by a.date, a.start_time, r.created_at, r.reservation_id"
+            and ($3::date is null
+                 or (a.date, a.start_time, r.created_at, r.reservation_id) > ($3, $4, $5, $6))
+          order by a.date, a.start_time, r.created_at, r.reservation_id
+          limit $7"
     ))
     .bind(gym_id)
     .bind(now)
+    .bind(after.map(|(date, ..)| date))
+    .bind(after.map(|(_, time, ..)| time))
+    .bind(after.map(|(_, _, at, _)| at))
+    .bind(after.map(|(.., id)| id))
+    .bind(page.fetch())
     .fetch_all(db)
     .await?)
 }

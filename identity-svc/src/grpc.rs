@@ -2,13 +2,17 @@
 //! tokens are cached for the gateways after the commit ([`Revocations`]); changes other contexts
 //! react to write their event to the outbox in the same transaction and wake the relay.
 
-use std::{str::FromStr, sync::Arc};
+use std::{future::ready, str::FromStr, sync::Arc};
 
-use futures::{StreamExt, TryStreamExt, stream::BoxStream};
+use futures::{
+    StreamExt, TryStreamExt,
+    stream::{self, BoxStream},
+};
 use platform::{
     auth::{self, Caller, Role, TokenSigner},
     events::Event,
     outbox::envelope,
+    pages::Page,
 };
 use proto::identity::v1::{self as pb, identity_server::Identity};
 use sqlx::PgPool;
@@ -20,7 +24,7 @@ use uuid::Uuid;
 use crate::{
     domain::{
         self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
-        RawUserChanges, Target, UserChanges, parse_role,
+        RawUserChanges, Target, UserChanges, UserFilter, parse_role,
     },
     error::Error,
     feeds,
@@ -338,29 +342,69 @@ impl Identity for IdentityService {
 
     type ListUsersStream = BoxStream<'static, Result<pb::ListUsersResponse, Status>>;
 
-    /// Every user, in pages of [`USERS_PAGE`], each sent as PostgreSQL hands its rows over. The
-    /// pages wait in a queue of two for the caller to take them, so however many users there are,
-    /// this holds a few pages at most.
+    /// The users the filters let through, newest first. Without a limit: every one of them, in
+    /// messages of [`USERS_PAGE`], each sent as PostgreSQL hands its rows over; the messages wait
+    /// in a queue of two for the caller to take them, so however many users there are, this holds
+    /// a few messages at most. With a limit: one message, the page and where the next starts. The
+    /// count of users the filters match goes with the first message when counters know it.
     async fn list_users(
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<Self::ListUsersStream>, Status> {
         self.current_caller(&request, &[Role::Admin]).await?;
+        let r = request.into_inner();
+        let filter = UserFilter::parse(&r.q, &r.role)?;
+        let page = Page::<store::UserKeyset>::parse(r.limit, &r.after)?;
+        let total = if filter.counted() {
+            Some(store::user_total(&self.db, filter.role).await?)
+        } else {
+            None
+        };
+        if page.limit.is_some() {
+            let rows: Vec<ListedUser> = store::list_users(&self.db, &filter, &page)
+                .try_collect()
+                .await
+                .map_err(Error::from)?;
+            let (rows, next) = page.split(rows, |u| (u.created_at, u.user_id));
+            let message = pb::ListUsersResponse {
+                users: rows.into_iter().map(pb::User::from).collect(),
+                next,
+                total,
+            };
+            return Ok(Response::new(stream::once(ready(Ok(message))).boxed()));
+        }
         let (pages, taken) = mpsc::channel(2);
         let db = self.db.clone();
         tokio::spawn(async move {
-            let mut rows = store::list_users(&db)
+            let mut rows = store::list_users(&db, &filter, &page)
                 .map_ok(pb::User::from)
                 .try_chunks(USERS_PAGE);
+            let mut total = total;
+            let mut sent = false;
             while let Some(page) = rows.next().await {
                 let page = page
-                    .map(|users| pb::ListUsersResponse { users })
+                    .map(|users| pb::ListUsersResponse {
+                        users,
+                        next: String::new(),
+                        total: total.take(),
+                    })
                     .map_err(|e| Status::from(Error::from(e.1)));
                 let failed = page.is_err();
+                sent = true;
                 // The caller went away, or the list broke off: stop reading rows.
                 if pages.send(page).await.is_err() || failed {
                     return;
                 }
+            }
+            if !sent {
+                // Nobody matches: one empty message still says so, with the count.
+                let _ = pages
+                    .send(Ok(pb::ListUsersResponse {
+                        users: Vec::new(),
+                        next: String::new(),
+                        total,
+                    }))
+                    .await;
             }
         });
         Ok(Response::new(ReceiverStream::new(taken).boxed()))

@@ -3,12 +3,16 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use futures::Stream;
-use platform::database::{Violation, violated};
+use platform::{
+    auth::Role,
+    database::{Violation, violated},
+    pages::Page,
+};
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::{
-    domain::{PhoneChange, ProfileFields},
+    domain::{PhoneChange, ProfileFields, UserFilter},
     error::Error,
 };
 
@@ -153,16 +157,66 @@ pub struct ListedUser {
     pub created_at: DateTime<Utc>,
 }
 
-/// Every user, newest first, row by row as PostgreSQL sends them (a list of every user is never
-/// held twice: once as rows, once as what is made of them).
+/// Where a page of users starts: after the user created at this instant with this id, in the
+/// list's order (newest first, then by id).
+pub type UserKeyset = (DateTime<Utc>, Uuid);
+
+/// The users' columns, after a keyset ($1, $2), at most $3 of them (null: all), newest first:
+/// one range of the `app_user_page_idx` order (of `app_user_role_page_idx` with a role), or the
+/// trigram index's matches with a search, whichever PostgreSQL finds cheaper.
+macro_rules! users_after {
+    ($($filters:tt)*) => {
+        concat!(
+            "select user_id, email, full_name, phone, role, created_at
+             from identity.app_user
+             where created_at <= $1 and (created_at < $1 or user_id > $2)",
+            $($filters)*,
+            " order by created_at desc, user_id limit $3"
+        )
+    };
+}
+/// What the search reads: the text `app_user_search_idx` indexes.
+macro_rules! searched {
+    () => {
+        "(lower(full_name) || chr(31) || lower(email) || chr(31) || user_id::text) like"
+    };
+}
+
+/// The first page starts after this keyset: later than any user.
+fn before_everyone() -> UserKeyset {
+    (DateTime::<Utc>::MAX_UTC, Uuid::nil())
+}
+
+/// The users `filter` lets through, newest first, from `page`'s keyset on, at most `page`'s limit
+/// plus one (all of them without a limit), row by row as PostgreSQL sends them: a list of every
+/// user is never held twice, once as rows and once as what is made of them. One statement.
 pub fn list_users<'e>(
     db: impl PgExecutor<'e> + 'e,
+    filter: &UserFilter,
+    page: &Page<UserKeyset>,
 ) -> impl Stream<Item = Result<ListedUser, sqlx::Error>> + 'e {
-    sqlx::query_as::<_, ListedUser>(
-        "select user_id, email, full_name, phone, role, created_at
-         from identity.app_user order by created_at desc, user_id",
-    )
-    .fetch(db)
+    let (after_at, after_id) = page.after.unwrap_or_else(before_everyone);
+    let role = filter.role.map(Role::as_str);
+    let paged = |sql| {
+        sqlx::query_as::<_, ListedUser>(sql)
+            .bind(after_at)
+            .bind(after_id)
+            .bind(page.fetch())
+    };
+    let query = match (role, filter.pattern.clone()) {
+        (None, None) => paged(users_after!("")),
+        (Some(role), None) => paged(users_after!(" and role = $4")).bind(role),
+        // A search is planned for its own pattern (an unnamed statement): how many users a
+        // pattern matches decides between the trigram index and the page order.
+        (None, Some(pattern)) => paged(users_after!(" and ", searched!(), " $4"))
+            .bind(pattern)
+            .persistent(false),
+        (Some(role), Some(pattern)) => paged(users_after!(" and role = $4 and ", searched!(), " $5"))
+            .bind(role)
+            .bind(pattern)
+            .persistent(false),
+    };
+    query.fetch(db)
 }
 
 /// Replaces the user's password hash `old` by `new` (the same password, hashed at other
@@ -268,33 +322,45 @@ pub struct UserCounts {
     pub admins: i64,
 }
 
+/// From the counters the migration's triggers keep in step with every write to the users: at most
+/// 16 rows a role, whatever the number of users.
 pub async fn user_counts(db: impl PgExecutor<'_>) -> Result<UserCounts, Error> {
     Ok(sqlx::query_as::<_, UserCounts>(
-        "select count(*) as total,
-                count(*) filter (where role = 'coach') as coaches,
-                count(*) filter (where role = 'gym') as gyms,
-                count(*) filter (where role = 'client') as clients,
-                count(*) filter (where role = 'admin') as admins
-         from identity.app_user",
+        "select coalesce(sum(users), 0)::int8 as total,
+                coalesce(sum(users) filter (where role = 'coach'), 0)::int8 as coaches,
+                coalesce(sum(users) filter (where role = 'gym'), 0)::int8 as gyms,
+                coalesce(sum(users) filter (where role = 'client'), 0)::int8 as clients,
+                coalesce(sum(users) filter (where role = 'admin'), 0)::int8 as admins
+         from identity.user_count",
     )
     .fetch_one(db)
     .await?)
 }
 
+/// How many users have `role` (every user: `None`), from the counters.
+pub async fn user_total(db: impl PgExecutor<'_>, role: Option<Role>) -> Result<i64, Error> {
+    Ok(sqlx::query_scalar::<_, i64>(
+        "select coalesce(sum(users), 0)::int8 from identity.user_count
+         where $1::text is null or role = $1",
+    )
+    .bind(role.map(Role::as_str))
+    .fetch_one(db)
+    .await?)
+}
+
 /// Sign-ups per week (weeks start on Monday, UTC) for the last `weeks` weeks including this one,
-/// oldest first, weeks without sign-ups included as zero.
+/// oldest first, weeks without sign-ups included as zero: from the weekly counters (at most 16
+/// rows a week), never the users.
 pub async fn weekly_signups(db: impl PgExecutor<'_>, weeks: i32) -> Result<Vec<(NaiveDate, i64)>, Error> {
     Ok(sqlx::query_as::<_, (NaiveDate, i64)>(
-        "select week::date, count(u.user_id)
+        "select week::date,
+                coalesce((select sum(w.signups) from identity.signup_week w
+                          where w.week_start = week::date), 0)::int8
          from generate_series(
                   date_trunc('week', now() at time zone 'utc') - make_interval(weeks => $1 - 1),
                   date_trunc('week', now() at time zone 'utc'),
                   interval '1 week'
               ) as week
-         left join identity.app_user u
-                on u.created_at >= week at time zone 'utc'
-               and u.created_at < (week + interval '1 week') at time zone 'utc'
-         group by week
          order by week",
     )
     .bind(weeks)

@@ -106,3 +106,44 @@ test.describe('an admin manages a user from creation to deletion', () => {
     await expect(adminRow.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
   });
 });
+
+test.describe('the admin table once there are more users than a page', () => {
+  test('pages of 50, more on request, the search and the role filter answered by the server', async ({ page, request, baseURL }) => {
+    test.setTimeout(120_000);
+    const credentials = adminCredentialsFor(baseURL ?? '');
+    if (!credentials) throw new Error('no admin credentials: set ADMIN_EMAIL and ADMIN_PASSWORD, or run through deploy/test.sh');
+    const login = await request.post('/api/auth/login', { data: credentials });
+    expect(login.status(), await login.text()).toBe(200);
+    const admin = { ...((await login.json()) as { token: string; user: User }), password: credentials!.password } satisfies Session;
+    // 55 users with one tag: more than a page of the table on their own.
+    const tag = uniqueTag();
+    for (let i = 1; i <= 55; i += 1) {
+      const made = await request.post('/api/admin/users', {
+        headers: { Authorization: `Bearer ${admin.token}` },
+        data: { email: uniqueEmail(`paged${i}`), password: 'secret1', full_name: `Paged ${tag} ${i}`, role: i % 5 ? 'client' : 'gym' },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+    }
+
+    await signIn(page, admin);
+    await page.goto('/admin/dashboard');
+    const table = page.getByRole('table', { name: 'Users' });
+    const userRows = table.getByRole('row').filter({ has: page.getByRole('button', { name: /^Edit / }) });
+    await expect(page.getByText(/^Showing 50 of [\d,]+ users$/)).toBeVisible();
+    await expect(userRows).toHaveCount(50);
+    await expect(userRows.first()).toContainText(`Paged ${tag} 55`);
+    await page.getByRole('button', { name: 'Load more users' }).click();
+    await expect.poll(() => userRows.count()).toBeGreaterThan(50);
+    await expect(page.getByText(/^Showing (5[1-9]|[6-9]\d|100) of [\d,]+ users$/)).toBeVisible();
+
+    const search = page.getByPlaceholder('Search by name, email, or ID...');
+    await search.fill(tag.toLowerCase());
+    await expect(page.getByText('Showing 50 of 50+ users')).toBeVisible();
+    await page.getByRole('button', { name: 'Load more users' }).click();
+    await expect(page.getByText('Showing 55 of 55 users')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Load more users' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Gym', exact: true }).click();
+    await expect(page.getByText('Showing 11 of 11 users')).toBeVisible();
+    await expect(userRows.first()).toContainText(`Paged ${tag} 55`);
+  });
+});

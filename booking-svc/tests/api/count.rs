@@ -22,15 +22,18 @@ async fn the_admin_sees_the_total_and_the_last_twelve_weeks_oldest_first() {
     let slot = app.weekly_slot(&coach, "Monday", "09:00", "10:00").await;
     let monday = next(Weekday::Mon);
     app.book(&app.client(), coach.id, &slot, monday).await.unwrap();
-    let older = app
-        .book(&app.client(), coach.id, &slot, monday + Days::new(7))
-        .await
-        .unwrap();
-    // Made three weeks ago: only the database can say so.
+    // Made three weeks ago: only the database can say so (the counters count it as it is written).
     sqlx::query(
-        "update booking.booking set created_at = now() - interval '21 days' where booking_id = $1::uuid",
+        "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
+                                      start_time, end_time, location_name, status, time_zone,
+                                      starts_at, ends_at, expires_at, created_at)
+         values (gen_random_uuid(), gen_random_uuid(), $1, $2::uuid, $3, '09:00', '10:00', 'Court',
+                 'pending', 'UTC', $3 + time '09:00', $3 + time '10:00', $3 + time '09:00',
+                 now() - interval '21 days')",
     )
-    .bind(&older.booking_id)
+    .bind(coach.id)
+    .bind(&slot)
+    .bind(monday + Days::new(7))
     .execute(&app.db)
     .await
     .unwrap();
@@ -91,4 +94,64 @@ async fn a_malformed_user_id_is_refused() {
         expect_code(refused, Code::InvalidArgument),
         "user_id must be a UUID"
     );
+}
+
+#[tokio::test]
+async fn the_totals_cost_the_same_statements_however_many_bookings_there_are() {
+    // booking's own scheduler would tick beside the counts; the outbox relay still polls each second.
+    let app = TestApp::spawn_with_idle_scheduler().await;
+    let admin = app.admin();
+    let (few, empty) = fewest_statements(&app, &admin).await;
+
+    // 2,000 bookings of 2,000 coaches made over the last 20 weeks, in one bulk insert (the counters
+    // follow any write to the table, a bulk one included).
+    sqlx::query(
+        "insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
+                                      start_time, end_time, location_name, status, time_zone,
+                                      starts_at, ends_at, expires_at, created_at)
+         select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
+                current_date + 1, '10:00', '11:00', 'Court', 'pending', 'UTC',
+                (current_date + 1) + time '10:00', (current_date + 1) + time '11:00',
+                (current_date + 1) + time '10:00', now() - make_interval(days => i % 140)
+         from generate_series(0, 1999) i",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let (many, counts) = fewest_statements(&app, &admin).await;
+
+    assert_eq!(empty.total, 0);
+    assert_eq!(counts.total, 2_000);
+    let in_twelve_weeks: i64 = sqlx::query_scalar(
+        "select count(*) from booking.booking
+         where created_at >= (date_trunc('week', now() at time zone 'utc') - interval '11 weeks') at time zone 'utc'",
+    )
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(
+        counts.per_week.iter().map(|w| w.count).sum::<i64>(),
+        in_twelve_weeks
+    );
+    assert_eq!(
+        many, few,
+        "the totals and the weeks are read from counters, not counted from the bookings"
+    );
+    assert_eq!(many, 2, "the total and the twelve weeks: one statement each");
+}
+
+/// The fewest statements booking-svc sent for one admin count over three (the relay's poll can
+/// only add to one of them), and the last count.
+async fn fewest_statements(
+    app: &TestApp,
+    admin: &crate::helpers::User,
+) -> (usize, proto::booking::v1::CountBookingsResponse) {
+    let mut fewest = usize::MAX;
+    let mut counts = None;
+    for _ in 0..3 {
+        let before = app.statements_run();
+        counts = Some(app.count(admin, None).await.unwrap());
+        fewest = fewest.min(app.statements_run() - before);
+    }
+    (fewest, counts.unwrap())
 }

@@ -1,5 +1,8 @@
-//! Nearby search geometry: great-circle distance in miles and the bounding box that lets the
-//! database pick candidate locations from an index before measuring them exactly.
+//! Nearby search geometry: great-circle distance in miles and the box that lets the database pick
+//! candidate locations from its spatial index before measuring them exactly. Places are points on
+//! the unit sphere (x, y, z), as the `location_sphere_idx` GiST index of `cube`s holds them: every
+//! place within a radius is within one small axis-aligned box around the centre, at the poles and
+//! across the antimeridian alike.
 
 use crate::error::Error;
 
@@ -18,18 +21,17 @@ pub struct NearbyQuery {
     pub radius_miles: f64,
 }
 
-/// Latitude and longitude ranges holding every point within a radius. The longitude range is
-/// split in two where it crosses the antimeridian; an unused second range is empty (lo > hi).
+/// The corners of an axis-aligned box in (x, y, z) on the unit sphere holding every place within
+/// a radius (a `cube` for the `<@` operator of the spatial index).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BoundingBox {
-    pub min_latitude: f64,
-    pub max_latitude: f64,
-    pub longitudes: [(f64, f64); 2],
+pub struct SphereBox {
+    pub low: [f64; 3],
+    pub high: [f64; 3],
 }
 
-const EMPTY: (f64, f64) = (1.0, 0.0);
-/// Slack so rounding never drops a place that is exactly on the edge; the exact distance decides.
-const MARGIN_DEGREES: f64 = 1e-6;
+/// Slack so rounding never drops a place that is exactly on the edge (about 6 m on the unit
+/// sphere); the exact distance decides.
+const MARGIN: f64 = 1e-6;
 /// A coordinate closer to 0 than this (a billionth of a degree, about 0.1 mm) is taken as 0: finer
 /// is noise, and values down to subnormal floats would underflow PostgreSQL's trigonometry, which
 /// raises an error instead of giving 0.
@@ -74,39 +76,24 @@ impl NearbyQuery {
         })
     }
 
-    /// The box around the circle (J. P. Matuschek's method): near a pole or for a huge radius
-    /// every longitude is in.
-    pub fn bounding_box(&self) -> BoundingBox {
-        let angle = self.radius_miles / EARTH_RADIUS_MILES;
-        let lat = self.latitude.to_radians();
-        let min_lat = lat - angle;
-        let max_lat = lat + angle;
-        let all_longitudes = BoundingBox {
-            min_latitude: min_lat.to_degrees().max(-90.0) - MARGIN_DEGREES,
-            max_latitude: max_lat.to_degrees().min(90.0) + MARGIN_DEGREES,
-            longitudes: [(-180.0, 180.0), EMPTY],
-        };
-        if min_lat <= -std::f64::consts::FRAC_PI_2 || max_lat >= std::f64::consts::FRAC_PI_2 {
-            return all_longitudes;
-        }
-        let ratio = angle.sin() / lat.cos();
-        if ratio >= 1.0 {
-            return all_longitudes;
-        }
-        let delta = ratio.asin().to_degrees() + MARGIN_DEGREES;
-        let (lo, hi) = (self.longitude - delta, self.longitude + delta);
-        let longitudes = if lo < -180.0 {
-            [(lo + 360.0, 180.0), (-180.0, hi)]
-        } else if hi > 180.0 {
-            [(lo, 180.0), (-180.0, hi - 360.0)]
-        } else {
-            [(lo, hi), EMPTY]
-        };
-        BoundingBox {
-            longitudes,
-            ..all_longitudes
+    /// The box around the circle: a place at most `radius` miles away is at most the chord
+    /// `2 sin(angle / 2)` from the centre in a straight line, so at most that far along each axis.
+    /// Its share of the index is about the circle's: nothing else the box holds is far beyond it.
+    pub fn sphere_box(&self) -> SphereBox {
+        let angle = (self.radius_miles / EARTH_RADIUS_MILES).min(std::f64::consts::PI);
+        let chord = 2.0 * (angle / 2.0).sin() + MARGIN;
+        let centre = unit_vector(self.latitude, self.longitude);
+        SphereBox {
+            low: centre.map(|c| c - chord),
+            high: centre.map(|c| c + chord),
         }
     }
+}
+
+/// A place in degrees as a point on the unit sphere, as the spatial index computes it.
+pub fn unit_vector(latitude: f64, longitude: f64) -> [f64; 3] {
+    let (lat, lng) = (latitude.to_radians(), longitude.to_radians());
+    [lat.cos() * lng.cos(), lat.cos() * lng.sin(), lat.sin()]
 }
 
 /// The great-circle (haversine) distance in miles between two points in degrees: what the
@@ -129,9 +116,9 @@ pub fn round_miles(miles: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn inside(bbox: &BoundingBox, (lat, lng): (f64, f64)) -> bool {
-        (bbox.min_latitude..=bbox.max_latitude).contains(&lat)
-            && bbox.longitudes.iter().any(|(lo, hi)| (*lo..=*hi).contains(&lng))
+    fn inside(bbox: &SphereBox, (lat, lng): (f64, f64)) -> bool {
+        let point = unit_vector(lat, lng);
+        (0..3).all(|axis| (bbox.low[axis]..=bbox.high[axis]).contains(&point[axis]))
     }
 
     #[test]
@@ -167,49 +154,49 @@ mod tests {
     }
 
     #[test]
-    fn the_box_holds_every_point_on_the_circle() {
+    fn the_box_holds_every_point_on_the_circle_at_the_poles_and_across_the_antimeridian() {
         for (lat, lng, radius) in [
             (30.27, -97.74, 25.0),
             (64.8, -147.7, 100.0),
             (51.8, 179.9, 60.0),
             (-33.9, -179.95, 30.0),
+            (89.9, 0.0, 25.0),
+            (-89.99, 120.0, 400.0),
+            (0.0, 0.0, 12_500.0),
         ] {
             let query = NearbyQuery::parse(lat, lng, radius).unwrap();
-            let bbox = query.bounding_box();
+            let bbox = query.sphere_box();
             for step in 0..360 {
-                // A point `radius` miles away on the bearing `step` degrees.
-                let bearing = f64::from(step).to_radians();
-                let angle = radius / EARTH_RADIUS_MILES;
-                let (phi, lambda) = (lat.to_radians(), lng.to_radians());
-                let phi2 = (phi.sin() * angle.cos() + phi.cos() * angle.sin() * bearing.cos()).asin();
-                let lambda2 = lambda
-                    + (bearing.sin() * angle.sin() * phi.cos()).atan2(angle.cos() - phi.sin() * phi2.sin());
-                let mut lng2 = lambda2.to_degrees();
-                if lng2 > 180.0 {
-                    lng2 -= 360.0;
-                } else if lng2 < -180.0 {
-                    lng2 += 360.0;
+                for fraction in [0.5, 1.0] {
+                    // A point `fraction * radius` miles away on the bearing `step` degrees.
+                    let bearing = f64::from(step).to_radians();
+                    let angle = fraction * radius / EARTH_RADIUS_MILES;
+                    let (phi, lambda) = (lat.to_radians(), lng.to_radians());
+                    let phi2 = (phi.sin() * angle.cos() + phi.cos() * angle.sin() * bearing.cos()).asin();
+                    let lambda2 = lambda
+                        + (bearing.sin() * angle.sin() * phi.cos())
+                            .atan2(angle.cos() - phi.sin() * phi2.sin());
+                    let point = (phi2.to_degrees(), lambda2.to_degrees());
+                    assert!(
+                        distance_miles((lat, lng), point) <= radius * 1.000_001,
+                        "the test's point is on the circle"
+                    );
+                    assert!(
+                        inside(&bbox, point),
+                        "{point:?} outside the box of {query:?}: {bbox:?}"
+                    );
                 }
-                let point = (phi2.to_degrees(), lng2);
-                assert!(
-                    inside(&bbox, point),
-                    "{point:?} outside the box of {query:?}: {bbox:?}"
-                );
             }
         }
     }
 
     #[test]
-    fn the_box_leaves_out_far_away_places() {
-        let bbox = NearbyQuery::parse(30.27, -97.74, 25.0).unwrap().bounding_box();
+    fn the_box_leaves_out_far_away_places_even_on_the_same_latitude() {
+        let bbox = NearbyQuery::parse(30.27, -97.74, 25.0).unwrap().sphere_box();
         assert!(!inside(&bbox, (32.78, -96.81)));
         assert!(!inside(&bbox, (30.27, -100.0)));
-    }
-
-    #[test]
-    fn a_box_near_the_pole_takes_every_longitude() {
-        let bbox = NearbyQuery::parse(89.9, 0.0, 25.0).unwrap().bounding_box();
-        assert_eq!(bbox.longitudes[0], (-180.0, 180.0));
+        assert!(!inside(&bbox, (30.27, 82.26)), "the far side of the earth");
+        assert!(inside(&bbox, (30.5, -97.6)));
     }
 
     #[test]

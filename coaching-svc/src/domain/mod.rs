@@ -9,7 +9,7 @@ mod profile;
 mod slot;
 mod text;
 
-pub use geo::{BoundingBox, EARTH_RADIUS_MILES, NearbyQuery, round_miles};
+pub use geo::{EARTH_RADIUS_MILES, NearbyQuery, SphereBox, round_miles};
 pub use location::{Coordinates, NewLocation, location_zone};
 pub use platform::places::{Gazetteer, state_forms};
 pub use policy::BookingPolicy;

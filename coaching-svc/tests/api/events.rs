@@ -159,3 +159,64 @@ async fn an_event_delivered_twice_is_applied_once() {
     until_removed(&app, &marker).await;
     assert!(has_profile(&app, &coach).await);
 }
+
+/// Coaching's change stamp as it reads in Redis.
+async fn coaching_stamp(app: &TestApp) -> Option<String> {
+    let mut conn = redis::Client::open(platform::testing::REDIS_URL)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let key = platform::stamps::key(&app.redis_namespace, platform::stamps::Context::Coaching);
+    redis::AsyncCommands::get(&mut conn, key).await.unwrap()
+}
+
+/// Waits until coaching's consumer group has been handed and has acknowledged every entry.
+async fn until_consumed(app: &TestApp) {
+    let conn = redis::Client::open(platform::testing::REDIS_URL)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let stream = stream_key(&app.redis_namespace);
+    eventually("coaching-svc acknowledges every event", || {
+        let (mut conn, stream) = (conn.clone(), stream.clone());
+        async move {
+            let groups: redis::streams::StreamInfoGroupsReply =
+                redis::AsyncCommands::xinfo_groups(&mut conn, &stream)
+                    .await
+                    .unwrap();
+            groups
+                .groups
+                .iter()
+                .any(|g| g.name == "coaching-svc" && g.pending == 0 && g.lag == Some(0))
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn another_context_s_event_leaves_coaching_s_stamp_alone_and_a_removal_renews_it() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    let before = coaching_stamp(&app).await;
+    assert!(before.is_some(), "coaching-svc sets its stamp when it starts");
+
+    // Every booking's event passes by on the shared stream: what gateways and booking-svc
+    // remember of coaching must outlive it.
+    send(
+        &app,
+        &envelope(Event::UserRenamed {
+            user_id: Uuid::new_v4(),
+            full_name: "Somebody Else".into(),
+        }),
+    )
+    .await;
+    until_consumed(&app).await;
+    assert_eq!(coaching_stamp(&app).await, before);
+
+    send(&app, &deleted(&coach)).await;
+    until_removed(&app, &coach).await;
+    until_consumed(&app).await;
+    assert_ne!(coaching_stamp(&app).await, before);
+}

@@ -1,7 +1,6 @@
 //! The coach's booking policy: defaults, setting it, its limits, who may do what, and how it
 //! reaches booking-svc (with the slot, and through the change stamp booking-svc remembers slots by).
 
-use platform::stamps::{self, Context};
 use proto::coaching::v1 as pb;
 use tonic::{Code, Request};
 
@@ -170,56 +169,4 @@ async fn the_slot_booking_reads_carries_its_coach_s_policy_as_it_is_now() {
 
     assert_eq!(before.policy, Some(DEFAULTS));
     assert_eq!(after.policy, Some(policy(240, 14, 60, 720)));
-}
-
-#[tokio::test]
-async fn a_policy_or_zone_change_renews_coaching_s_stamp_so_booking_forgets_the_slots_it_read() {
-    let app = TestApp::start().await;
-    let coach = app.coach_with_profile().await;
-    let mut redis = redis::Client::open(platform::testing::REDIS_URL)
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
-    let key = stamps::key(&app.redis_namespace, Context::Coaching);
-    let stamp = || {
-        let key = key.clone();
-        let mut redis = redis.clone();
-        async move {
-            redis::cmd("GET")
-                .arg(key)
-                .query_async::<Option<String>>(&mut redis)
-                .await
-                .unwrap()
-        }
-    };
-
-    let at_start = stamp().await;
-    set(&app, &coach, policy(240, 14, 60, 720)).await.unwrap();
-    let after_policy = stamp().await;
-    app.api()
-        .update_coach_profile(as_user(
-            &coach,
-            pb::UpdateCoachProfileRequest {
-                fields: Some(pb::CoachProfileFields {
-                    time_zone: Some("America/Denver".into()),
-                    ..crate::helpers::profile_fields(50.0, 5, &["Shooting"])
-                }),
-            },
-        ))
-        .await
-        .unwrap();
-    let after_zone = stamp().await;
-    read(&app, &coach, &coach).await.unwrap();
-    let after_a_read = stamp().await;
-
-    assert!(at_start.is_some());
-    assert_ne!(after_policy, at_start);
-    assert_ne!(after_zone, after_policy);
-    assert_eq!(after_a_read, after_zone);
-    redis::cmd("DEL")
-        .arg(&key)
-        .query_async::<()>(&mut redis)
-        .await
-        .unwrap();
 }

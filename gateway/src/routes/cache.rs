@@ -1,24 +1,28 @@
-//! What the gateway remembers of its answers, keyed by what, and which writes clear it: the one
-//! declaration of the API's cache, beside the route table it describes.
+//! What the API remembers of its answers, keyed by what, and which writes clear it: the one
+//! declaration of the cache, beside the route table it describes.
 //!
-//! **Remembered** ([`REMEMBERED`]): each entry is an answer of a `GET` route, kept in the
-//! gateway's memory ([`crate::memo`]) under its name and the route's path id, valid while the
-//! change stamps of the data it **shows** read the same as when it was rendered (and never past
-//! [`crate::memo::MAX_AGE`]). User names, which many answers compose, are remembered the same way
-//! ([`NAMES`]). A stamp is a random value in Redis per kind of data ([`Data`]), shared by every
-//! gateway replica.
+//! **Remembered by the gateway** ([`REMEMBERED`]): each entry is an answer of a `GET` route, kept
+//! in the gateway's memory ([`crate::memo`]) under its name and the route's path id, valid while
+//! the change stamps of the data it **shows** read the same as when it was rendered (and never
+//! past [`crate::memo::MAX_AGE`]). User names, which many answers compose, are remembered the same
+//! way ([`NAMES`]). A stamp is a random value in Redis per kind of data ([`Data`]), shared by
+//! every gateway replica.
+//!
+//! **Remembered behind the gateway** ([`BEHIND`]): booking-svc remembers the slots it books
+//! against (with the coach's policy and time zone), under coaching's stamp, so that a weekly slot
+//! booked week after week costs one Redis read instead of a call to coaching-svc. It is cleared
+//! by exactly the writes that clear the gateway's coaching answers.
 //!
 //! **Cleared** ([`WRITES`]): every route that is not a `GET` is listed with the data it changes;
 //! after it answers (success or not: a write may have committed before an error), the gateway
 //! renews those stamps in Redis, before the answer leaves, so no replica serves the old answer to
-//! a client that saw its change. A test fails when a route of the table is missing here.
+//! a client that saw its change, and booking-svc books against the changed slot. A test fails when
+//! a route of the table is missing here. Nothing else renews a stamp on a write of the API.
 //!
-//! Besides these writes, a stamp is renewed by the service owning the data when it starts (the
-//! data may have changed while it was down) and after every event it applies (`platform::host`),
-//! e.g. coaching-svc removing a deleted coach's profile. For now coaching-svc and gym-svc also
-//! renew theirs after each RPC not named as a read (`platform::host`'s `RenewStampLayer`):
-//! booking-svc's own slot memory reads coaching's stamp and learns of changes only from it. That
-//! layer goes once booking-svc no longer keeps that memory; this declaration then clears alone.
+//! Besides these writes, a stamp is renewed by the service owning the data for changes no route
+//! makes: when it starts (the data may have changed while it was down), after every event it
+//! applies (`platform::host`; e.g. coaching-svc removing a deleted coach's profile) and after its
+//! own scheduled changes (gym-svc's expiries).
 
 use axum::{
     extract::{Request, State},
@@ -100,6 +104,31 @@ pub const REMEMBERED: &[Remembered] = &[
     COACH_POLICY,
     LOCATION_COURTS,
 ];
+
+/// An answer a service behind the gateway remembers.
+#[derive(Clone, Copy, Debug)]
+pub struct Behind {
+    /// Its name.
+    pub name: &'static str,
+    /// The service that keeps it, and where.
+    pub kept_by: &'static str,
+    /// What tells its entries apart.
+    pub key: &'static str,
+    /// The data it shows: a write to any of them clears it.
+    pub shows: &'static [Data],
+}
+
+/// The slots booking-svc books against: coaching-svc's `GetSlot` answer (times, place, time zone
+/// and the coach's booking policy).
+pub const BOOKING_SLOTS: Behind = Behind {
+    name: "booking-slots",
+    kept_by: "booking-svc (booking-svc/src/slots.rs)",
+    key: "slot_id",
+    shows: &[Data::Coaching],
+};
+
+/// Every answer a service behind the gateway remembers.
+pub const BEHIND: &[Behind] = &[BOOKING_SLOTS];
 
 /// User names (from identity-svc) any answer composes, remembered by user id.
 pub const NAMES: &[Data] = &[Data::Names];
@@ -227,12 +256,15 @@ mod tests {
 
     #[test]
     fn each_kind_of_data_a_remembered_answer_shows_is_changed_by_some_write() {
-        for remembered in REMEMBERED {
-            for data in remembered.shows {
+        let shown = REMEMBERED
+            .iter()
+            .map(|r| (r.name, r.shows))
+            .chain(BEHIND.iter().map(|b| (b.name, b.shows)));
+        for (name, shows) in shown {
+            for data in shows {
                 assert!(
                     WRITES.iter().any(|(_, _, changes)| changes.contains(data)),
-                    "no write clears {} ({data})",
-                    remembered.name
+                    "no write clears {name} ({data})"
                 );
             }
         }

@@ -554,3 +554,104 @@ async fn nobody_but_an_admin_reads_or_changes_users_and_nothing_changes() {
             .all(|u| u["full_name"] != "Sneaky")
     );
 }
+
+/// GET `path` as `token`: the status, the body, the `Link` target (without `/api`) and
+/// `X-Total-Count`.
+async fn page(mesh: &Mesh, token: &str, path: &str) -> (StatusCode, Value, Option<String>, Option<String>) {
+    let answer = mesh
+        .raw(Method::GET, path, Some(token), None, Vec::<u8>::new())
+        .await;
+    let header = |name: &str| answer.headers.get(name).map(|v| v.to_str().unwrap().to_owned());
+    let next = header("link").map(|link| {
+        link[1..link.find('>').unwrap()]
+            .trim_start_matches("/api")
+            .to_owned()
+    });
+    let total = header("x-total-count");
+    (answer.status, answer.body, next, total)
+}
+
+fn names(users: &Value) -> Vec<String> {
+    users
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|u| u["full_name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_admin_pages_searches_and_filters_users_on_the_server() {
+    let mesh = Mesh::start().await;
+    let admin = mesh.admin().await;
+    let mut db = PgConnection::connect(&mesh.database_url).await.unwrap();
+    // 120 users a second apart, coaches and clients by turns, every tenth named Smith.
+    sqlx::query(
+        "insert into identity.app_user (user_id, email, password_hash, full_name, role, created_at)
+         select gen_random_uuid(), 'searched' || n || '@mesh.test', 'not a hash',
+                case when n % 10 = 0 then 'Sam Smith ' || n else 'Searched ' || n end,
+                case when n % 2 = 0 then 'coach' else 'client' end,
+                now() - interval '1 day' + n * interval '1 second'
+         from generate_series(1, 120) as n",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+
+    // Without a limit: every user, and how many.
+    let (status, whole, next, total) = page(&mesh, &admin, "/admin/users").await;
+    assert_eq!(status, StatusCode::OK, "{whole}");
+    assert_eq!(
+        (names(&whole).len(), next, total.as_deref()),
+        (121, None, Some("121"))
+    );
+
+    // Pages of 50, newest first, each with the count, following Link to the end.
+    let mut pages = Vec::new();
+    let mut path = Some("/admin/users?limit=50".to_owned());
+    while let Some(current) = path.take() {
+        let (status, users, next, total) = page(&mesh, &admin, &current).await;
+        assert_eq!(status, StatusCode::OK, "{current}: {users}");
+        assert_eq!(total.as_deref(), Some("121"));
+        pages.push(names(&users));
+        path = next;
+    }
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 21]);
+    assert_eq!(pages.concat(), names(&whole));
+
+    // q and role, on the server, in pages; a search carries no count.
+    let (status, smiths, next, total) = page(&mesh, &admin, "/admin/users?q=SMITH&limit=5").await;
+    assert_eq!(status, StatusCode::OK, "{smiths}");
+    assert_eq!(
+        names(&smiths),
+        [
+            "Sam Smith 120",
+            "Sam Smith 110",
+            "Sam Smith 100",
+            "Sam Smith 90",
+            "Sam Smith 80"
+        ]
+    );
+    assert_eq!(total, None);
+    let next = next.expect("more Smiths");
+    assert!(next.contains("q=SMITH"), "{next}");
+    let (_, rest, _, _) = page(&mesh, &admin, &next).await;
+    assert_eq!(names(&rest).len(), 5, "the next page keeps the limit");
+    let (_, coaches, _, coach_total) = page(&mesh, &admin, "/admin/users?role=coach&limit=100").await;
+    assert_eq!((names(&coaches).len(), coach_total.as_deref()), (60, Some("60")));
+    let (_, client_smiths, _, _) = page(&mesh, &admin, "/admin/users?q=smith&role=client").await;
+    assert_eq!(names(&client_smiths), Vec::<String>::new());
+
+    // A cursor is for the filters it came with; a role must be one.
+    let cursor = next.split("cursor=").nth(1).unwrap().to_owned();
+    for path in [
+        format!("/admin/users?q=jones&limit=5&cursor={cursor}"),
+        format!("/admin/users?limit=5&cursor={cursor}"),
+        "/admin/users?role=owner".to_owned(),
+        "/admin/users?limit=0".to_owned(),
+    ] {
+        let (status, body, _, _) = page(&mesh, &admin, &path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+    }
+}

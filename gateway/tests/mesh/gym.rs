@@ -475,3 +475,85 @@ async fn bad_gym_input_is_a_4xx_with_a_detail() {
         "nothing bad was stored: {availability}"
     );
 }
+
+/// The pages of `path` for `who`, following each `Link: rel="next"`: each page's values of `id`.
+async fn walk_pages(mesh: &Mesh, who: &User, path: &str, id: &str) -> Vec<Vec<String>> {
+    let mut pages = Vec::new();
+    let mut next = Some(path.to_owned());
+    while let Some(path) = next.take() {
+        let answer = mesh
+            .raw(Method::GET, &path, Some(&who.token), None, Vec::<u8>::new())
+            .await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.body);
+        pages.push(
+            list(&answer.body)
+                .iter()
+                .map(|v| v[id].as_str().unwrap().to_owned())
+                .collect(),
+        );
+        next = answer.headers.get("link").map(|link| {
+            let link = link.to_str().unwrap();
+            link[1..link.find('>').unwrap()]
+                .trim_start_matches("/api")
+                .to_owned()
+        });
+        assert!(pages.len() <= 10, "the pages never end");
+    }
+    pages
+}
+
+#[tokio::test]
+async fn court_time_and_both_sides_reservations_come_in_pages_and_stay_whole_without_a_limit() {
+    let mesh = Mesh::start().await;
+    let court = gym_with_court_time(&mesh, "Paged Courts").await;
+    let mut offered = vec![court.availability_id.clone()];
+    for day in 13..17 {
+        let (status, time) = mesh
+            .post(
+                "/gym/court-availability",
+                Some(&court.gym.token),
+                json!({"court_id": court.court_id, "date": in_days(day).to_string(),
+                       "start_time": "08:00", "end_time": "10:00"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{time}");
+        offered.push(time["availability_id"].as_str().unwrap().to_owned());
+    }
+    let coach = user(&mesh, "coach", "Pia Pages").await;
+    for availability_id in &offered {
+        let (status, body) = request(&mesh, &coach, availability_id).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+
+    for (who, path, id) in [
+        (&court.gym, "/gym/court-availability", "availability_id"),
+        (&court.gym, "/gym/pending-reservations", "reservation_id"),
+        (&coach, "/coach/court-reservations", "reservation_id"),
+    ] {
+        let (status, whole) = mesh.get(path, Some(&who.token)).await;
+        assert_eq!(status, StatusCode::OK, "{whole}");
+        let whole: Vec<String> = list(&whole)
+            .iter()
+            .map(|v| v[id].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(whole.len(), 5, "{path}: without a limit the list is whole");
+        let pages = walk_pages(&mesh, who, &format!("{path}?limit=2"), id).await;
+        assert_eq!(
+            pages.iter().map(Vec::len).collect::<Vec<_>>(),
+            [2, 2, 1],
+            "{path}"
+        );
+        assert_eq!(
+            pages.concat(),
+            whole,
+            "{path}: the pages are the whole list, in order"
+        );
+        let (status, body) = mesh
+            .get(
+                &format!("{path}?limit=2&cursor=bm90LWEtY3Vyc29y"),
+                Some(&who.token),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+    }
+}

@@ -311,3 +311,42 @@ async fn a_write_renews_the_names_stamp_exactly_when_the_cache_declaration_says_
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(names_stamp(&mesh, &mut conn).await, after);
 }
+
+#[tokio::test]
+async fn booking_svc_books_against_a_slot_as_the_last_write_of_the_api_left_it() {
+    let mesh = Mesh::start().await;
+    let (coach, slot_id) = coach_with_slot(&mesh, "Remembered Slot").await;
+    let client = user(&mesh, "client", "Rita Rebook").await;
+    let book = |date: String| {
+        let body = json!({"coach_id": coach.id, "slot_id": slot_id, "booking_date": date});
+        mesh.post("/bookings", Some(&client.token), body)
+    };
+    let first = next(chrono::Weekday::Wed);
+    let (status, body) = book(first.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+
+    // booking-svc now remembers the slot with the default policy (a year ahead). The policy
+    // write is declared as changing coaching's data, so the next booking reads the new one.
+    let policy = json!({"min_notice_minutes": 0, "max_advance_days": 21,
+                        "response_window_minutes": 2880, "cancellation_window_minutes": 1440});
+    let (status, body) = mesh
+        .call(Method::PUT, "/coach/policy", Some(&coach.token), Some(policy))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = book((first + chrono::Days::new(21)).to_string()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(body["detail"].as_str().unwrap().contains("21 days"), "{body}");
+
+    // Likewise a deleted slot cannot be booked on another of its dates.
+    let (status, body) = mesh
+        .call(
+            Method::DELETE,
+            &format!("/availability/{slot_id}"),
+            Some(&coach.token),
+            None,
+        )
+        .await;
+    assert!(status.is_success(), "{status} {body}");
+    let (status, body) = book((first + chrono::Days::new(7)).to_string()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+}

@@ -8,7 +8,7 @@ use platform::{
     auth::{Role, TokenSigner},
     clock::ManualClock,
     events::{Envelope, Event},
-    testing::{self, POSTGRES, Processes, StatementCounter},
+    testing::{self, Processes},
 };
 use proto::gym::v1::{self as pb, gym_client::GymClient};
 use sqlx::PgPool;
@@ -42,9 +42,9 @@ pub struct TestApp {
     /// The test's own database, for arranging what the API cannot (past dates) and checking rows.
     pub db: PgPool,
     pub redis_namespace: String,
-    /// Counts the statements gym-svc sends PostgreSQL.
-    statements: StatementCounter,
     signer: TokenSigner,
+    /// Counts the statements gym-svc sends PostgreSQL.
+    statements: testing::StatementCounter,
     _processes: Processes,
 }
 
@@ -84,14 +84,13 @@ impl TestApp {
 
     async fn spawn_with(clock: platform::clock::SharedClock, scheduler_interval: Duration) -> TestApp {
         let database_url = testing::fresh_database("gym").await;
-        let (private, public) = platform::auth::generate_keypair();
-        let redis_namespace = testing::namespace("t-gym");
-        let statements = StatementCounter::start(POSTGRES)
+        let statements = testing::StatementCounter::start(testing::POSTGRES)
             .await
             .expect("the statement counter");
+        let (private, public) = platform::auth::generate_keypair();
+        let redis_namespace = testing::namespace("t-gym");
         let server = gym_svc::build_with_clock(
             gym_svc::Config {
-                // Through the counter, so a test can count what gym-svc asks PostgreSQL.
                 database_url: statements.url(&database_url),
                 listen_addr: testing::any_port(),
                 ops_addr: testing::any_port(),
@@ -112,10 +111,15 @@ impl TestApp {
             client: GymClient::new(channel),
             db: PgPool::connect(&database_url).await.expect("test pool"),
             redis_namespace,
-            statements,
             signer: TokenSigner::from_pem(private.as_bytes()).expect("test key"),
+            statements,
             _processes: processes,
         }
+    }
+
+    /// How many statements gym-svc has sent PostgreSQL so far.
+    pub fn statements_run(&self) -> usize {
+        self.statements.count()
     }
 
     /// A new user of `role` with a valid token.
@@ -134,11 +138,6 @@ impl TestApp {
 
     pub fn client(&self) -> GymClient<Channel> {
         self.client.clone()
-    }
-
-    /// How many statements gym-svc has sent PostgreSQL so far.
-    pub fn statements_run(&self) -> usize {
-        self.statements.count()
     }
 
     /// Publishes an identity event on this test's stream.
@@ -267,7 +266,7 @@ impl TestApp {
 
     pub async fn gym_availability(&self, gym: &Actor) -> Vec<pb::CourtAvailability> {
         self.client()
-            .list_court_availability(gym.req(pb::ListCourtAvailabilityRequest {}))
+            .list_court_availability(gym.req(pb::ListCourtAvailabilityRequest::default()))
             .await
             .expect("list court availability")
             .into_inner()
@@ -335,7 +334,7 @@ impl TestApp {
 
     pub async fn coach_reservations(&self, coach: &Actor) -> Vec<pb::CourtReservation> {
         self.client()
-            .list_coach_reservations(coach.req(pb::ListCoachReservationsRequest {}))
+            .list_coach_reservations(coach.req(pb::ListCoachReservationsRequest::default()))
             .await
             .expect("list the coach's reservations")
             .into_inner()
@@ -344,7 +343,7 @@ impl TestApp {
 
     pub async fn pending(&self, gym: &Actor) -> Vec<pb::CourtReservation> {
         self.client()
-            .list_pending_reservations(gym.req(pb::ListPendingReservationsRequest {}))
+            .list_pending_reservations(gym.req(pb::ListPendingReservationsRequest::default()))
             .await
             .expect("list pending reservations")
             .into_inner()

@@ -9,6 +9,7 @@ mod events;
 mod helpers;
 mod lifecycle;
 mod locations;
+mod pages;
 mod profile;
 mod reservations;
 mod scheduler;

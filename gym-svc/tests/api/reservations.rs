@@ -345,7 +345,7 @@ async fn a_gym_cannot_list_a_coachs_reservations() {
 
     let error = app
         .client()
-        .list_coach_reservations(gym.req(pb::ListCoachReservationsRequest {}))
+        .list_coach_reservations(gym.req(pb::ListCoachReservationsRequest::default()))
         .await
         .unwrap_err();
 

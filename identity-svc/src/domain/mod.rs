@@ -6,10 +6,12 @@ mod admin;
 mod feed;
 mod password;
 mod profile;
+mod search;
 mod user;
 
 pub use admin::{PhoneChange, RawUserChanges, Target, UserChanges, check_deletable, plan_update};
 pub use feed::FeedSecret;
 pub use password::{Hasher, PasswordHash};
 pub use profile::{ProfileFields, RawProfileFields};
+pub use search::UserFilter;
 pub use user::{Email, FullName, NewPassword, Phone, parse_role, require_account_fields};

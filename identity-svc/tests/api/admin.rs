@@ -93,7 +93,7 @@ async fn every_admin_call_refuses_other_roles_and_anonymous_callers() {
         let id = victim.user_id.clone();
         let mut c = app.client();
         let results = [
-            c.list_users(maybe_authed(pb::ListUsersRequest {}, token))
+            c.list_users(maybe_authed(pb::ListUsersRequest::default(), token))
                 .await
                 .map(drop),
             c.get_user(maybe_authed(pb::GetUserRequest { user_id: id.clone() }, token))
@@ -150,7 +150,7 @@ async fn the_admin_lists_every_user_newest_first() {
 async fn list_pages(app: &TestApp, admin: &str) -> Vec<Vec<pb::User>> {
     let mut pages = app
         .client()
-        .list_users(authed(pb::ListUsersRequest {}, admin))
+        .list_users(authed(pb::ListUsersRequest::default(), admin))
         .await
         .expect("list")
         .into_inner();

@@ -317,7 +317,7 @@ async fn a_tampered_token_is_refused() {
 
     let message = refused(
         app.client()
-            .list_users(authed(pb::ListUsersRequest {}, &forged))
+            .list_users(authed(pb::ListUsersRequest::default(), &forged))
             .await,
         Code::Unauthenticated,
     );

@@ -6,7 +6,7 @@ use std::time::Duration;
 use identity_svc::{AdminSeed, Config};
 use platform::{
     auth::{Role, TokenSigner},
-    testing::{self, any_port},
+    testing::{self, POSTGRES, StatementCounter, any_port},
 };
 use proto::identity::v1::{self as pb, identity_client::IdentityClient};
 use sqlx::PgPool;
@@ -28,6 +28,8 @@ pub struct TestApp {
     pub keys: (String, String),
     pub namespace: String,
     pub ops_port: u16,
+    /// Counts the statements the service sends PostgreSQL (`start_counted` only).
+    statements: Option<StatementCounter>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
 }
@@ -71,6 +73,26 @@ impl TestApp {
         Self::start_with(config(&database_url, REDIS_URL)).await
     }
 
+    /// identity-svc on a fresh database, connected through a relay that counts its statements.
+    pub async fn start_counted() -> TestApp {
+        let database_url = fresh_database().await;
+        let statements = StatementCounter::start(POSTGRES)
+            .await
+            .expect("the statement counter");
+        let mut app = Self::start_with(config(&statements.url(&database_url), REDIS_URL)).await;
+        app.db = PgPool::connect(&database_url).await.expect("the test database");
+        app.statements = Some(statements);
+        app
+    }
+
+    /// How many statements the service has sent PostgreSQL so far (`start_counted` only).
+    pub fn statements_run(&self) -> usize {
+        self.statements
+            .as_ref()
+            .expect("an app started with start_counted")
+            .count()
+    }
+
     /// identity-svc with `config`, serving once this returns.
     pub async fn start_with(config: Config) -> TestApp {
         let keys = (config.jwt_private_key.clone(), config.jwt_public_key.clone());
@@ -91,6 +113,7 @@ impl TestApp {
             keys,
             namespace,
             ops_port,
+            statements: None,
             stop: Some(stop),
             task: Some(task),
         }

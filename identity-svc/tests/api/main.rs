@@ -6,5 +6,6 @@ mod auth;
 mod events;
 mod feeds;
 mod helpers;
+mod pages;
 mod profiles;
 mod revocation;

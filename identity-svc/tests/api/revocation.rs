@@ -72,7 +72,7 @@ async fn a_logged_out_admin_token_no_longer_opens_admin_calls() {
 
     let message = refused(
         app.client()
-            .list_users(authed(pb::ListUsersRequest {}, &token))
+            .list_users(authed(pb::ListUsersRequest::default(), &token))
             .await,
         Code::Unauthenticated,
     );
@@ -233,7 +233,7 @@ async fn a_demoted_admins_old_token_no_longer_opens_admin_calls() {
 
     let message = refused(
         app.client()
-            .list_users(authed(pb::ListUsersRequest {}, &second))
+            .list_users(authed(pb::ListUsersRequest::default(), &second))
             .await,
         Code::Unauthenticated,
     );

@@ -142,6 +142,17 @@ pub struct ReservationFact {
     pub ends_at: String,
 }
 
+/// What a consumer's handling of one event did to its own data: whether what it serves changed
+/// (then its change stamp is renewed, `platform::host`). Most events of the shared stream concern
+/// another context and change nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// The event changed the consumer's data.
+    Changed,
+    /// Not for this consumer, already applied, or nothing to do.
+    Nothing,
+}
+
 /// An event with the id consumers de-duplicate on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {

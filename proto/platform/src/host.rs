@@ -28,9 +28,9 @@ use tonic_health::server::health_reporter;
 use crate::{
     auth::{AuthInterceptor, TokenVerifier},
     database,
-    events::{self, Consumer, Envelope},
+    events::{self, Applied, Consumer, Envelope},
     ops::{self, ReadyNote},
-    stamps::{self, Stamp},
+    stamps::Stamp,
     telemetry,
 };
 
@@ -127,18 +127,19 @@ where
     }
 
     /// The service's change [`Stamp`]: renewed when serving starts (gateways may remember what
-    /// changed while this replica was down), after every RPC that is not a read
-    /// ([`RenewStampLayer`]) and after every event applied.
+    /// changed while this replica was down) and after every event applied. A change the API makes
+    /// is cleared by the gateway, as its cache declaration says (`gateway/src/routes/cache.rs`).
     pub fn stamp(mut self, stamp: Stamp) -> Self {
         self.stamp = Some(stamp);
         self
     }
 
-    /// Applies the events `consumer` is handed with `apply` (given the pool) while serving.
+    /// Applies the events `consumer` is handed with `apply` (given the pool) while serving; the
+    /// change stamp is renewed after each event `apply` says changed the service's data.
     pub fn consume<F, Fut, E>(mut self, redis: redis::Client, consumer: Consumer, mut apply: F) -> Self
     where
         F: FnMut(PgPool, Envelope) -> Fut + Send + 'static,
-        Fut: Future<Output = Result<(), E>> + Send,
+        Fut: Future<Output = Result<Applied, E>> + Send,
         E: Display + Send,
     {
         self.consumption = Some(Box::new(move |db: PgPool, stamp: Option<Stamp>| {
@@ -146,11 +147,12 @@ where
                 events::consume(redis, &consumer, move |envelope| {
                     let (applied, stamp) = (apply(db.clone(), envelope), stamp.clone());
                     async move {
-                        let applied = applied.await;
-                        if let Some(stamp) = stamp {
+                        let applied = applied.await?;
+                        // Only a change of this service's data: every booking's event passes by.
+                        if let (Applied::Changed, Some(stamp)) = (applied, stamp) {
                             stamp.renew().await;
                         }
-                        applied
+                        Ok::<(), E>(())
                     }
                 })
                 .await;
@@ -216,7 +218,6 @@ where
         let served = tonic::transport::Server::builder()
             .trace_fn(telemetry::grpc_span)
             .layer(GrpcMetricsLayer)
-            .layer(RenewStampLayer(self.stamp))
             .add_service(health)
             .add_service(InterceptedService::new(
                 self.service,
@@ -303,62 +304,6 @@ where
             };
             if let Some(code) = code {
                 metrics::counter!("grpc_errors_total", "rpc" => rpc, "code" => code).increment(1);
-            }
-            result
-        })
-    }
-}
-
-/// A tower layer that renews a context's change [`Stamp`], if it has one, after every RPC that
-/// is not a read ([`is_read`](crate::stamps::is_read)), before the answer leaves, so a
-/// client that saw its change succeed never reads the old data from a gateway's memory. A failed
-/// RPC renews it too: a needless renewal costs a gateway one fresh read, a missed one costs
-/// correctness.
-#[derive(Clone)]
-struct RenewStampLayer(Option<Stamp>);
-
-impl<S> tower::Layer<S> for RenewStampLayer {
-    type Service = RenewStamp<S>;
-    fn layer(&self, inner: S) -> Self::Service {
-        RenewStamp {
-            inner,
-            stamp: self.0.clone(),
-        }
-    }
-}
-
-/// See [`RenewStampLayer`].
-#[derive(Clone)]
-struct RenewStamp<S> {
-    inner: S,
-    stamp: Option<Stamp>,
-}
-
-impl<S, B, RB> tower::Service<http::Request<B>> for RenewStamp<S>
-where
-    S: tower::Service<http::Request<B>, Response = http::Response<RB>> + Send,
-    S::Future: Send + 'static,
-    S::Error: Send,
-    RB: Send,
-{
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let stamp = self
-            .stamp
-            .clone()
-            .filter(|_| !stamps::is_read(request.uri().path()));
-        let future = self.inner.call(request);
-        Box::pin(async move {
-            let result = future.await;
-            if let Some(stamp) = stamp {
-                stamp.renew().await;
             }
             result
         })

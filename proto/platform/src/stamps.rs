@@ -104,41 +104,9 @@ impl Stamp {
     }
 }
 
-/// Whether the gRPC method of `path` (`/package.Service/Method`) only reads: by name, `Get*`,
-/// `List*`, `Search*`, `Count*`, `Check*` and `Geocode`. Anything else counts as a change, so a
-/// new method is safe (it renews the stamp) until it is named as a read.
-pub fn is_read(path: &str) -> bool {
-    let method = path.rsplit('/').next().unwrap_or_default();
-    ["Get", "List", "Search", "Count", "Check"]
-        .iter()
-        .any(|prefix| method.starts_with(prefix))
-        || method == "Geocode"
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_are_known_by_name_and_everything_else_is_a_change() {
-        for read in [
-            "/coaching.v1.Coaching/GetCoachProfile",
-            "/coaching.v1.Coaching/ListCoachSlots",
-            "/coaching.v1.Coaching/SearchCoachesNearby",
-            "/coaching.v1.Coaching/Geocode",
-            "/gym.v1.Gym/CountGymLocations",
-        ] {
-            assert!(is_read(read), "{read}");
-        }
-        for write in [
-            "/coaching.v1.Coaching/CreateSlot",
-            "/coaching.v1.Coaching/DeleteSlot",
-            "/gym.v1.Gym/ApproveReservation",
-            "/gym.v1.Gym/SomethingNew",
-        ] {
-            assert!(!is_read(write), "{write}");
-        }
-    }
 
     #[test]
     fn stamps_differ_every_time() {

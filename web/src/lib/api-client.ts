@@ -82,7 +82,32 @@ async function readDetail(response: Response): Promise<string | undefined> {
   return undefined;
 }
 
+/** One page of a paged list: its rows, the next page's path (under /api, from the `Link:
+ * rel="next"` header; null on the last page) and the list's length when the server tells it
+ * (`X-Total-Count`). */
+export interface Page<T> {
+  rows: T[];
+  next: string | null;
+  total: number | null;
+}
+
+/** The path (without /api) of the `Link: <…>; rel="next"` header, if there is one. */
+export function nextLink(header: string | null): string | null {
+  const match = header?.match(/<([^>]*)>\s*;\s*rel="?next"?/);
+  if (!match) return null;
+  const target = match[1];
+  return target.startsWith(env.apiBase) ? target.slice(env.apiBase.length) : target;
+}
+
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await send<T>(method, path, options)).body;
+}
+
+async function send<T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -115,14 +140,26 @@ async function request<T>(method: string, path: string, options: RequestOptions 
     }
     throw new ApiError(response.status, detail);
   }
-  if (response.status === 204) return undefined as T;
-  if (options.as === 'blob') return (await response.blob()) as T;
+  if (response.status === 204) return { body: undefined as T, headers: response.headers };
+  if (options.as === 'blob') return { body: (await response.blob()) as T, headers: response.headers };
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return { body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+}
+
+/** GET one page of a paged list (a path with `limit`, or a previous page's `next`). */
+async function getPage<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<Page<T>> {
+  const { body, headers } = await send<T[]>('GET', path, options);
+  const total = headers.get('X-Total-Count');
+  return {
+    rows: body ?? [],
+    next: nextLink(headers.get('Link')),
+    total: total !== null && /^\d+$/.test(total) ? Number(total) : null,
+  };
 }
 
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'as'>) => request<T>('GET', path, options),
+  getPage,
   /** GET a file (an `.ics`, say) with the same token and errors as every call. */
   file: (path: string, options?: Omit<RequestOptions, 'body' | 'as'>) =>
     request<Blob>('GET', path, { ...options, as: 'blob' }),

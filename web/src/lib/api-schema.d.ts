@@ -32,8 +32,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every user, newest first.
-         * @description Every user, newest first.
+         * Every user, newest first; `q` searches full name, email and id (any case), `role` filters.
+         *     Whole without `limit` (streamed as it is read); pages of `limit` with it. `X-Total-Count` says
+         *     how many users the filters match when there is no `q` (counters keep it).
+         * @description Every user, newest first; `q` searches full name, email and id (any case), `role` filters.
+         *     Whole without `limit` (streamed as it is read); pages of `limit` with it. `X-Total-Count` says
+         *     how many users the filters match when there is no `q` (counters keep it).
          */
         get: operations["list_users"];
         put?: never;
@@ -505,8 +509,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in coach's court reservations.
-         * @description The signed-in coach's court reservations.
+         * The signed-in coach's court reservations, newest request first. Whole without `limit`; pages
+         *     of `limit` with it.
+         * @description The signed-in coach's court reservations, newest request first. Whole without `limit`; pages
+         *     of `limit` with it.
          */
         get: operations["coach_reservations"];
         put?: never;
@@ -723,8 +729,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The availability of the signed-in gym's courts.
-         * @description The availability of the signed-in gym's courts.
+         * The availability of the signed-in gym's courts, by date, start time and court. Whole without
+         *     `limit`; pages of `limit` with it.
+         * @description The availability of the signed-in gym's courts, by date, start time and court. Whole without
+         *     `limit`; pages of `limit` with it.
          */
         get: operations["list_availability"];
         put?: never;
@@ -815,8 +823,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Pending requests for the signed-in gym's courts.
-         * @description Pending requests for the signed-in gym's courts.
+         * Pending requests for the signed-in gym's courts, soonest court time first. Whole without
+         *     `limit`; pages of `limit` with it.
+         * @description Pending requests for the signed-in gym's courts, soonest court time first. Whole without
+         *     `limit`; pages of `limit` with it.
          */
         get: operations["pending_reservations"];
         put?: never;
@@ -1794,20 +1804,45 @@ export interface operations {
     };
     list_users: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Users whose full name, email or id holds this text, in any case (at most 254 characters;
+                 *     blank for everyone).
+                 */
+                q?: string;
+                /** @description Only users of this role. */
+                role?: components["schemas"]["Role"];
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every user */
+            /** @description The users the filters let through */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    /** @description How many users the filters match (no `q` only) */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -3808,7 +3843,12 @@ export interface operations {
     };
     coach_reservations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3818,10 +3858,21 @@ export interface operations {
             /** @description Own court reservations */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CourtReservation"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -4661,7 +4712,12 @@ export interface operations {
     };
     list_availability: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4671,10 +4727,21 @@ export interface operations {
             /** @description Court availability */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CourtAvailability"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -5160,7 +5227,12 @@ export interface operations {
     };
     pending_reservations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5170,10 +5242,21 @@ export interface operations {
             /** @description Pending reservations */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CourtReservation"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */

@@ -8,6 +8,8 @@ import { vi } from 'vitest';
 export interface MockResponse {
   status?: number;
   body?: unknown;
+  /** Response headers beside Content-Type (a page's `Link`, `X-Total-Count`). */
+  headers?: Record<string, string>;
 }
 
 export interface RecordedCall {
@@ -41,7 +43,7 @@ export function mockApi(routes: Record<string, Handler | MockResponse | unknown>
     const result = typeof route === 'function' ? await (route as Handler)(call) : route;
     if (isMockResponse(result)) {
       if (result.status === 204) return new Response(null, { status: 204 });
-      return json(result.status ?? 200, result.body);
+      return json(result.status ?? 200, result.body, result.headers);
     }
     return json(200, result);
   });
@@ -49,9 +51,9 @@ export function mockApi(routes: Record<string, Handler | MockResponse | unknown>
   return { calls, fetchMock };
 }
 
-function json(status: number, body: unknown) {
+function json(status: number, body: unknown, headers: Record<string, string> = {}) {
   return new Response(body === undefined ? null : JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
   });
 }

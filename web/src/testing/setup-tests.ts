@@ -3,8 +3,9 @@ import { cleanup, configure } from '@testing-library/react';
 import { mutate } from 'swr';
 import { afterEach, vi } from 'vitest';
 
-// Route chunks load lazily, and the machine is small and shared: give findBy/waitFor room.
-configure({ asyncUtilTimeout: 5000 });
+// Route chunks load lazily, and the machine is small and shared (a load average of 15 while
+// others compile): give findBy/waitFor room. A timeout bounds waiting, it asserts nothing.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks a few browser APIs that Radix and sonner reach for.
 class ResizeObserverStub {

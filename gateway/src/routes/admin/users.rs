@@ -12,14 +12,15 @@ use axum::{
 use bytes::Bytes;
 use futures::{Stream, StreamExt, stream};
 use proto::{booking::v1 as booking, coaching::v1 as coaching, gym::v1 as gym, identity::v1 as pb};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::OwnedSemaphorePermit;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     call,
     error::{ApiError, ErrorBody, upstream},
-    extract::{PathId, Session},
+    extract::{PathId, Query, Session},
+    pages::Paging,
     routes::{
         auth::{User, user},
         client::ClientProfile,
@@ -49,13 +50,47 @@ pub struct UserDetail {
     pub profile: Option<ClientProfile>,
 }
 
-/// Every user, newest first.
-#[utoipa::path(get, path = "/admin/users", tag = "admin",
-    responses((status = 200, description = "Every user", body = [User])))]
+/// The admin's filters of the user list; both may be left out.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsersQuery {
+    /// Users whose full name, email or id holds this text, in any case (at most 254 characters;
+    /// blank for everyone).
+    #[param(max_length = 254)]
+    pub q: Option<String>,
+    /// Only users of this role.
+    #[param(value_type = Option<Role>)]
+    pub role: Option<Role>,
+}
+
+/// Every user, newest first; `q` searches full name, email and id (any case), `role` filters.
+/// Whole without `limit` (streamed as it is read); pages of `limit` with it. `X-Total-Count` says
+/// how many users the filters match when there is no `q` (counters keep it).
+#[utoipa::path(get, path = "/admin/users", tag = "admin", params(UsersQuery, Paging<100>),
+    responses((status = 200, description = "The users the filters let through", body = [User],
+               headers(("X-Total-Count" = i64, description = "How many users the filters match (no `q` only)")))))]
 pub(crate) async fn list_users(
     State(state): State<AppState>,
     session: Session,
+    paging: Paging<100>,
+    Query(query): Query<UsersQuery>,
 ) -> Result<Response, ApiError> {
+    let message = pb::ListUsersRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+        q: query.q.unwrap_or_default(),
+        role: query.role.map(|r| r.as_str().to_owned()).unwrap_or_default(),
+    };
+    if paging.limit() > 0 {
+        let mut reply = call::read!(state, identity.list_users, Some(&session), message).await?;
+        let page = reply
+            .message()
+            .await
+            .map_err(upstream("identity"))?
+            .unwrap_or_default();
+        let users: Vec<User> = page.users.into_iter().map(User::from).collect();
+        return Ok(paging.respond(users, &page.next, page.total.map(|t| t.max(0).unsigned_abs())));
+    }
     // Every user is megabytes of JSON: the permit bounds how many lists this gateway, and
     // through it identity-svc, writes at once. It goes with the body, so it is held until the
     // last page is out.
@@ -63,13 +98,7 @@ pub(crate) async fn list_users(
         .acquire_owned()
         .await
         .map_err(ApiError::internal)?;
-    let mut pages = call::read!(
-        state,
-        identity.list_users,
-        Some(&session),
-        pb::ListUsersRequest {}
-    )
-    .await?;
+    let mut pages = call::read!(state, identity.list_users, Some(&session), message).await?;
     // The first page (or what went wrong instead) before the status line: a list that cannot
     // start is an ordinary error answer, never a 200 that breaks off.
     let first = pages
@@ -77,12 +106,19 @@ pub(crate) async fn list_users(
         .await
         .map_err(upstream("identity"))?
         .unwrap_or_default();
+    let total = first.total;
     let body = Body::from_stream(users_json(first, pages, permit));
-    Ok((
+    let mut response = (
         [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
         body,
     )
-        .into_response())
+        .into_response();
+    if let Some(total) = total {
+        response
+            .headers_mut()
+            .insert("x-total-count", HeaderValue::from(total.max(0)));
+    }
+    Ok(response)
 }
 
 /// The JSON array of every user, written a page at a time as identity-svc sends the pages: the

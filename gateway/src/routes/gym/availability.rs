@@ -1,7 +1,7 @@
 //! Court availability: time a gym offers on its courts, and the open time at a location that
 //! coaches may request.
 
-use axum::{extract::State, http::StatusCode};
+use axum::{extract::State, http::StatusCode, response::Response};
 use proto::gym::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -10,6 +10,7 @@ use crate::{
     call::{self, present},
     error::ApiError,
     extract::{Json, PathId, Session},
+    pages::Paging,
     state::AppState,
 };
 
@@ -106,22 +107,26 @@ pub(crate) async fn open_availability(
     ))
 }
 
-/// The availability of the signed-in gym's courts.
-#[utoipa::path(get, path = "/gym/court-availability", tag = "gym",
+/// The availability of the signed-in gym's courts, by date, start time and court. Whole without
+/// `limit`; pages of `limit` with it.
+#[utoipa::path(get, path = "/gym/court-availability", tag = "gym", params(Paging<100>),
     responses((status = 200, description = "Court availability", body = [CourtAvailability])))]
 pub(crate) async fn list_availability(
     State(state): State<AppState>,
     session: Session,
-) -> Result<axum::Json<Vec<CourtAvailability>>, ApiError> {
-    let message = pb::ListCourtAvailabilityRequest {};
+    paging: Paging<100>,
+) -> Result<Response, ApiError> {
+    let message = pb::ListCourtAvailabilityRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+    };
     let reply = call::read!(state, gym.list_court_availability, Some(&session), message).await?;
-    Ok(axum::Json(
-        reply
-            .availability
-            .into_iter()
-            .map(CourtAvailability::from)
-            .collect(),
-    ))
+    let rows: Vec<CourtAvailability> = reply
+        .availability
+        .into_iter()
+        .map(CourtAvailability::from)
+        .collect();
+    Ok(paging.respond(rows, &reply.next, None))
 }
 
 /// Offer time on one of the signed-in gym's courts.

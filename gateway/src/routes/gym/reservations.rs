@@ -1,7 +1,7 @@
 //! Court reservations from both sides: a coach requests and cancels, the gym approves or
 //! denies. Coach names come from identity-svc in one batched call (`crate::names`).
 
-use axum::{extract::State, http::StatusCode};
+use axum::{extract::State, http::StatusCode, response::Response};
 use proto::gym::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +11,7 @@ use crate::{
     error::ApiError,
     extract::{Json, OptionalJson, PathId, Session},
     names::{Names, named, named_one},
+    pages::Paging,
     state::AppState,
     vocabulary::ReservationStatus,
 };
@@ -114,18 +115,22 @@ async fn one(
     named_one(state, session, "gym", record, coach_id, reservation).await
 }
 
-/// Pending requests for the signed-in gym's courts.
-#[utoipa::path(get, path = "/gym/pending-reservations", tag = "gym",
+/// Pending requests for the signed-in gym's courts, soonest court time first. Whole without
+/// `limit`; pages of `limit` with it.
+#[utoipa::path(get, path = "/gym/pending-reservations", tag = "gym", params(Paging<100>),
     responses((status = 200, description = "Pending reservations", body = [CourtReservation])))]
 pub(crate) async fn pending_reservations(
     State(state): State<AppState>,
     session: Session,
-) -> Result<axum::Json<Vec<CourtReservation>>, ApiError> {
-    let message = pb::ListPendingReservationsRequest {};
+    paging: Paging<100>,
+) -> Result<Response, ApiError> {
+    let message = pb::ListPendingReservationsRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+    };
     let reply = call::read!(state, gym.list_pending_reservations, Some(&session), message).await?;
-    Ok(axum::Json(
-        with_names(&state, &session, reply.reservations).await?,
-    ))
+    let rows = with_names(&state, &session, reply.reservations).await?;
+    Ok(paging.respond(rows, &reply.next, None))
 }
 
 /// Approve a pending request on one of the gym's courts: the availability becomes reserved and
@@ -180,18 +185,22 @@ pub(crate) async fn gym_cancel_reservation(
     Ok(axum::Json(one(&state, &session, reply.reservation).await?))
 }
 
-/// The signed-in coach's court reservations.
-#[utoipa::path(get, path = "/coach/court-reservations", tag = "gym",
+/// The signed-in coach's court reservations, newest request first. Whole without `limit`; pages
+/// of `limit` with it.
+#[utoipa::path(get, path = "/coach/court-reservations", tag = "gym", params(Paging<100>),
     responses((status = 200, description = "Own court reservations", body = [CourtReservation])))]
 pub(crate) async fn coach_reservations(
     State(state): State<AppState>,
     session: Session,
-) -> Result<axum::Json<Vec<CourtReservation>>, ApiError> {
-    let message = pb::ListCoachReservationsRequest {};
+    paging: Paging<100>,
+) -> Result<Response, ApiError> {
+    let message = pb::ListCoachReservationsRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+    };
     let reply = call::read!(state, gym.list_coach_reservations, Some(&session), message).await?;
-    Ok(axum::Json(
-        with_names(&state, &session, reply.reservations).await?,
-    ))
+    let rows = with_names(&state, &session, reply.reservations).await?;
+    Ok(paging.respond(rows, &reply.next, None))
 }
 
 /// Request open court availability (coach). The request starts pending.

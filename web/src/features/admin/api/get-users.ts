@@ -1,16 +1,33 @@
-import useSWR from 'swr';
 import { toast } from 'sonner';
-import { api } from '@/lib/api-client';
-import type { User } from './types';
+import { refreshPaged, usePagedList } from '@/lib/pages';
+import { withQuery } from '@/lib/swr';
+import type { Role, User } from './types';
 
-/** GET /api/admin/users: every user (filtered on the client, SPEC §5). */
+/**
+ * GET /api/admin/users?limit=&cursor=&q=&role=: the users newest first, a page at a time. `q`
+ * (a part of the full name, email or id, any case) and `role` filter on the server; each page's
+ * `Link` header names the next one, `X-Total-Count` says how many users the filters match (when
+ * there is no `q`).
+ */
 export const ADMIN_USERS_KEY = '/admin/users';
 
-export const getUsers = () => api.get<User[]>(ADMIN_USERS_KEY);
+/** Users per page: the table's first screenful and more. */
+export const USERS_PAGE = 50;
 
-export function useUsers() {
-  return useSWR<User[]>(ADMIN_USERS_KEY, getUsers, {
+export interface UserFilters {
+  q?: string;
+  role?: Role;
+}
+
+/** Reads every user list on screen again from its first page (after a create, edit or delete). */
+export const refreshUserPages = () => refreshPaged(ADMIN_USERS_KEY);
+
+/** The pages of users `filters` let through, one more at a time by `loadMore`. */
+export function useUserPages(filters: UserFilters) {
+  const first = withQuery(ADMIN_USERS_KEY, { limit: USERS_PAGE, q: filters.q?.trim(), role: filters.role });
+  const list = usePagedList<User>(first, (user) => user.user_id, {
     // One toast per failure, however often SWR retries (SPEC §8).
     onError: () => toast.error('Failed to load users', { id: 'admin-users-error' }),
   });
+  return { ...list, users: list.rows };
 }

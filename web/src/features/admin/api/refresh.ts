@@ -1,6 +1,6 @@
 import { mutate } from 'swr';
 import { ADMIN_STATS_KEY } from './get-stats';
-import { ADMIN_USERS_KEY } from './get-users';
+import { refreshUserPages } from './get-users';
 
 /** SPEC §7: after an admin create, update or delete, the user list and the stats refetch. */
-export const refreshUsersAndStats = () => Promise.all([mutate(ADMIN_USERS_KEY), mutate(ADMIN_STATS_KEY)]);
+export const refreshUsersAndStats = () => Promise.all([refreshUserPages(), mutate(ADMIN_STATS_KEY)]);

@@ -34,7 +34,7 @@ function adminApi(extra: Record<string, unknown> = {}) {
 
 const rows = () => within(screen.getByRole('table', { name: 'Users' })).getAllByRole('row').slice(1);
 
-describe('the admin dashboard', { timeout: 30_000 }, () => {
+describe('the admin dashboard', () => {
   it('shows the header, the four statistics and the weekly activity', async () => {
     renderApp('/admin/dashboard', { user: admin, api: adminApi() });
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();

@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
-import { useUsers } from '../api/get-users';
+import { useUserPages } from '../api/get-users';
 import type { User } from '../api/types';
 import { filterUsers, formatCreated, ROLE_FILTERS, type RoleFilter } from '../utils/users';
 import { CreateUserDialog } from './create-user-dialog';
@@ -13,16 +13,50 @@ import { DeleteUserDialog } from './delete-user-dialog';
 import { RoleBadge } from './role-badge';
 import { UserDetailsDialog } from './user-details-dialog';
 
-/** "User Management": search, role filters, the users table, and create, edit and delete. */
+/** How long the search waits for typing to pause before it asks the server. */
+const SEARCH_PAUSE_MS = 300;
+
+/** `value`, once it has stayed the same for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = React.useState(value);
+  React.useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * "User Management": search, role filters, the users table, and create, edit and delete.
+ *
+ * The table reads the users a page at a time (newest first). While every user fits one page, the
+ * search and the role filter work on the users in hand, as the person types; once the platform
+ * has more users than a page, both go to the server (`q`, `role`), the table shows the pages
+ * loaded so far and "Load more users" reads the next one: nobody waits for every user.
+ */
 export function UserManagementCard({ className }: { className?: string }) {
-  const { data: users, isLoading, error } = useUsers();
   const [query, setQuery] = React.useState('');
   const [role, setRole] = React.useState<RoleFilter>('all');
+  const settledQuery = useSettled(query, SEARCH_PAUSE_MS);
+  // Known from the unfiltered list: null until it has loaded.
+  const [fitsOnePage, setFitsOnePage] = React.useState<boolean | null>(null);
+  const onServer = fitsOnePage === false;
+  const list = useUserPages(
+    onServer ? { q: settledQuery, role: role === 'all' ? undefined : role } : {},
+  );
+  const { users, isLoading, error, hasMore } = list;
+  React.useEffect(() => {
+    if (!onServer && users) setFitsOnePage(!hasMore);
+  }, [onServer, users, hasMore]);
   const [creating, setCreating] = React.useState(false);
   const [editing, setEditing] = React.useState<User | null>(null);
   const [deleting, setDeleting] = React.useState<User | null>(null);
   const all = users ?? [];
-  const shown = filterUsers(all, query, role);
+  const shown = onServer ? all : filterUsers(all, query, role);
+  // Of how many: all in hand; else the server's count; else (a search) as many as found so far.
+  const of =
+    !onServer ? String(all.length) : list.total !== null ? list.total.toLocaleString('en-US') : `${shown.length}${hasMore ? '+' : ''}`;
+  const count = `Showing ${shown.length} of ${of} users`;
 
   return (
     <Card className={className}>
@@ -130,9 +164,16 @@ export function UserManagementCard({ className }: { className?: string }) {
                 </tbody>
               </table>
             </div>
-            <p className="text-sm text-muted-foreground" aria-live="polite">
-              Showing {shown.length} of {all.length} users
-            </p>
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="text-sm text-muted-foreground" aria-live="polite">
+                {count}
+              </p>
+              {onServer && hasMore ? (
+                <Button variant="outline" size="sm" onClick={() => void list.loadMore()} disabled={list.loadingMore}>
+                  {list.loadingMore ? 'Loading more users…' : 'Load more users'}
+                </Button>
+              ) : null}
+            </div>
           </>
         )}
       </CardContent>

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 
-describe('the login page', { timeout: 30_000 }, () => {
+describe('the login page', () => {
   it('opens on the Login tab with required email and password', async () => {
     renderApp('/login');
     const loginTab = await screen.findByRole('tab', { name: 'Login' });

@@ -1,5 +1,6 @@
-import useSWR from 'swr';
+import useSWR, { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import { refreshPaged, usePagedList } from '@/lib/pages';
 import type { Complete, Schemas } from '@/lib/api-types';
 import { BOOKINGS_KEY } from './create-booking';
 
@@ -23,4 +24,25 @@ export function useBookings() {
     refreshInterval: BOOKINGS_REFRESH_MS,
     onError: (error) => console.error('Failed to load bookings', error),
   });
+}
+
+/** Bookings per page in a list that pages (the coach's, which grows with every client). */
+export const BOOKINGS_PAGE = 50;
+
+/** Reads every booking list again: the whole one and the paged ones on screen (from their first
+ * page). What a booking's change calls. */
+export const refreshBookings = () => Promise.all([mutate(BOOKINGS_KEY), refreshPaged(BOOKINGS_KEY)]);
+
+/**
+ * GET /api/bookings?limit=&cursor=: the caller's bookings by date, a page at a time; `loadMore`
+ * reads the next page (from the `Link` header). The loaded pages are read again every
+ * BOOKINGS_REFRESH_MS, as the whole list is.
+ */
+export function useBookingPages() {
+  const list = usePagedList<Booking>(`${BOOKINGS_KEY}?limit=${BOOKINGS_PAGE}`, (b) => b.booking_id, {
+    refreshInterval: BOOKINGS_REFRESH_MS,
+    // SPEC §8: a failed bookings fetch is only logged.
+    onError: (error) => console.error('Failed to load bookings', error),
+  });
+  return { ...list, bookings: list.rows };
 }

@@ -1,15 +1,14 @@
-import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
-import { BOOKINGS_KEY } from './create-booking';
+import { refreshBookings } from './get-bookings';
 
 /** PATCH /api/coach/bookings/{id}/approve: pending → confirmed. */
 export async function approveBooking(bookingId: string) {
   await api.patch(`/coach/bookings/${encodeURIComponent(bookingId)}/approve`);
-  await mutate(BOOKINGS_KEY);
+  await refreshBookings();
 }
 
 /** PATCH /api/coach/bookings/{id}/deny: pending → denied. */
 export async function denyBooking(bookingId: string) {
   await api.patch(`/coach/bookings/${encodeURIComponent(bookingId)}/deny`);
-  await mutate(BOOKINGS_KEY);
+  await refreshBookings();
 }

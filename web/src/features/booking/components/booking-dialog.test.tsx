@@ -13,7 +13,7 @@ const detailApi = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => {
+describe('the coach detail page and booking dialog', () => {
   beforeEach(() => {
     // The browser and the coach's location (America/Chicago) share a zone: times read bare.
     vi.stubEnv('TZ', 'America/Chicago');
@@ -96,7 +96,7 @@ describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => 
       slot_id: 'weekly',
       booking_date: '2025-03-21',
     });
-    await waitFor(() => expect(currentPath(router)).toBe('/client/dashboard'), { timeout: 5000 });
+    await waitFor(() => expect(currentPath(router)).toBe('/client/dashboard'));
   });
 
   it("shows the server's reason when a booking is refused", async () => {
@@ -151,7 +151,7 @@ describe('the coach detail page and booking dialog', { timeout: 30_000 }, () => 
   });
 });
 
-describe("the booking dialog under the coach's policy, in the place's zone", { timeout: 30_000 }, () => {
+describe("the booking dialog under the coach's policy, in the place's zone", () => {
   const chicagoApi = (extra: Record<string, unknown> = {}) =>
     detailApi({
       'GET /locations/coach/coach-1': [{ ...coachLocation(), time_zone: 'America/Chicago' }],

@@ -23,7 +23,7 @@ async function policyCard() {
   return heading.closest('[aria-labelledby="booking-policy-title"]') as HTMLElement;
 }
 
-describe("the coach's Booking policy card", { timeout: 30_000 }, () => {
+describe("the coach's Booking policy card", () => {
   it('shows the policy in friendly units', async () => {
     renderApp('/coach/dashboard', {
       user: coach,
@@ -124,7 +124,7 @@ describe("the coach's Booking policy card", { timeout: 30_000 }, () => {
       }),
     });
     const card = await policyCard();
-    expect(await within(card).findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent('Coaching is unavailable');
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Coaching is unavailable');
     fail = false;
     await user.click(within(card).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByTestId('booking-policy')).toHaveTextContent('Answer within2 days');

@@ -53,7 +53,7 @@ async function clientBookings() {
   return heading.closest('.rounded-lg') as HTMLElement;
 }
 
-describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
+describe("the coach's Client Bookings", () => {
   it('says "No bookings yet" when there are none', async () => {
     renderApp('/coach/dashboard', { user: coach, api: coachApi() });
     expect(await within(await clientBookings()).findByText('No bookings yet')).toBeInTheDocument();
@@ -226,5 +226,31 @@ describe("the coach's Client Bookings", { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this session?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
     expect(await screen.findByText('This session has already started')).toBeInTheDocument();
+  });
+
+  it('shows a page of bookings at a time and the next on request', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      booking({ booking_id: `b-${i}`, client_name: `Client ${i}`, status: 'completed' }),
+    );
+    const { user, calls } = renderApp('/coach/dashboard', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': ({ query }: { query: URLSearchParams }) => {
+          const start = Number(query.get('cursor') ?? 0);
+          const limit = Number(query.get('limit') ?? many.length);
+          const headers: Record<string, string> =
+            start + limit < many.length ? { Link: `</api/bookings?limit=${limit}&cursor=${start + limit}>; rel="next"` } : {};
+          return { status: 200, body: many.slice(start, start + limit), headers };
+        },
+      }),
+    });
+    const card = await clientBookings();
+    await within(card).findByText('Client 0');
+    expect(within(card).getAllByTestId('booking')).toHaveLength(50);
+    expect(calls.find((c) => c.path === '/bookings')?.query.get('limit')).toBe('50');
+    await user.click(within(card).getByRole('button', { name: 'Show more bookings' }));
+    expect(await within(card).findByText('Client 59')).toBeInTheDocument();
+    expect(within(card).getAllByTestId('booking')).toHaveLength(60);
+    expect(within(card).queryByRole('button', { name: 'Show more bookings' })).not.toBeInTheDocument();
   });
 });

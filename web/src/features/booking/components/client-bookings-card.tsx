@@ -11,15 +11,18 @@ import { formatDisplayDate } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
-import { useBookings, type Booking } from '../api/get-bookings';
+import { useBookingPages, type Booking } from '../api/get-bookings';
 import { approveBooking, denyBooking } from '../api/review-booking';
 import { coachCanCancel, coachCanMarkNoShow } from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
 import { BookingStatusBadge, BookingWhenWhere, CancellationNote, LateCancellationBadge } from './booking-summary';
 
-/** The coach's "Client Bookings": approve or deny pending ones, see payment on confirmed ones. */
+/**
+ * The coach's "Client Bookings": approve or deny pending ones, see payment on confirmed ones. A
+ * page of bookings at a time (a busy coach has thousands): "Show more bookings" reads the next.
+ */
 export function ClientBookingsCard({ className }: { className?: string }) {
-  const { data: bookings, isLoading } = useBookings();
+  const { bookings, isLoading, hasMore, loadingMore, loadMore } = useBookingPages();
   const now = useNow();
   const pending = bookings?.filter((b) => b.status === 'pending').length ?? 0;
 
@@ -43,11 +46,20 @@ export function ClientBookingsCard({ className }: { className?: string }) {
             No bookings yet
           </p>
         ) : (
-          <ul aria-label="Client bookings" className="grid gap-3">
-            {bookings.map((booking) => (
-              <CoachBookingItem key={booking.booking_id} booking={booking} now={now} />
-            ))}
-          </ul>
+          <>
+            <ul aria-label="Client bookings" className="grid gap-3">
+              {bookings.map((booking) => (
+                <CoachBookingItem key={booking.booking_id} booking={booking} now={now} />
+              ))}
+            </ul>
+            {hasMore ? (
+              <div className="mt-4 flex justify-center">
+                <Button variant="outline" size="sm" onClick={() => void loadMore()} disabled={loadingMore}>
+                  {loadingMore ? 'Loading more bookings…' : 'Show more bookings'}
+                </Button>
+              </div>
+            ) : null}
+          </>
         )}
       </CardContent>
     </Card>

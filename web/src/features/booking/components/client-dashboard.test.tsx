@@ -58,7 +58,7 @@ function dashboardApi(extra: Record<string, unknown> = {}) {
   return { 'GET /bookings': [], 'GET /client/profile/client-1': noProfile, ...extra };
 }
 
-describe('the client dashboard', { timeout: 30_000 }, () => {
+describe('the client dashboard', () => {
   it('welcomes the client by first name, with the tiles and the empty states', async () => {
     const { user, router } = renderApp('/client/dashboard', { user: client, api: dashboardApi() });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Casey!' })).toBeInTheDocument();

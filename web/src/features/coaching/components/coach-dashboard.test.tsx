@@ -14,7 +14,7 @@ function dashboardApi(extra: Record<string, unknown> = {}) {
   };
 }
 
-describe('the coach dashboard', { timeout: 30_000 }, () => {
+describe('the coach dashboard', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 12, 10, 0)); // Wednesday 12 March 2025

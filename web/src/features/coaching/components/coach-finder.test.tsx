@@ -21,7 +21,7 @@ afterEach(() => {
 
 const base = { 'GET /coaches': [maya, leo] };
 
-describe('the coaches page', { timeout: 30_000 }, () => {
+describe('the coaches page', () => {
   it('lists all coaches with up to 3 specialties, their locations, and the "all" banner', async () => {
     renderApp('/coaches', { user: 'client', api: base });
     expect(await screen.findByRole('heading', { name: 'Find Your Coach' })).toBeInTheDocument();
@@ -39,7 +39,7 @@ describe('the coaches page', { timeout: 30_000 }, () => {
     expect(within(card).getByRole('link', { name: 'View Profile' })).toHaveAttribute('href', '/coach/leo');
     await user.click(within(card).getByText('Denver, CO'));
     // The detail page is a lazy chunk: the path changes once it has loaded.
-    await waitFor(() => expect(currentPath(router)).toBe('/coach/leo'), { timeout: 5000 });
+    await waitFor(() => expect(currentPath(router)).toBe('/coach/leo'));
   });
 
   it('filters the list by name or specialty as you type', async () => {

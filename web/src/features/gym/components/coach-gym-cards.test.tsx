@@ -90,7 +90,7 @@ function coachApi(extra: Record<string, unknown> = {}) {
   };
 }
 
-describe("the coach's gym cards", { timeout: 30_000 }, () => {
+describe("the coach's gym cards", () => {
   beforeEach(() => {
     vi.stubEnv('TZ', 'America/Chicago'); // the gyms' zone: times read bare
   });

@@ -84,7 +84,7 @@ function gymApi(extra: Record<string, unknown> = {}) {
   };
 }
 
-describe('the gym dashboard', { timeout: 30_000 }, () => {
+describe('the gym dashboard', () => {
   beforeEach(() => {
     vi.stubEnv('TZ', 'America/Chicago'); // the gym's own zone: times read bare
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -236,10 +236,10 @@ async fn a_coachs_feed_holds_what_they_confirmed_and_keeps_it_once_cancelled() {
 
     let (feed, fewest) = app.feed_counted(&coach, "coach").await;
 
-    assert_eq!(ids(&before_cancel), [called_off.booking_id.clone()]);
+    assert_eq!(ids(&before_cancel), vec![called_off.booking_id.clone()]);
     assert_eq!(
         ids(&feed),
-        [called_off.booking_id.clone()],
+        vec![called_off.booking_id.clone()],
         "not {}",
         requested.booking_id
     );
@@ -269,7 +269,7 @@ async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
         .set(starts_at + Duration::days(30) + Duration::seconds(1));
     let a_second_later = app.feed(&client, "client").await.unwrap();
 
-    assert_eq!(ids(&on_the_day), [booking.booking_id.clone()]);
+    assert_eq!(ids(&on_the_day), vec![booking.booking_id.clone()]);
     assert!(a_second_later.is_empty());
 }
 

@@ -175,7 +175,7 @@ async fn approved_court_time_called_off_stays_in_both_feeds_as_it_now_stands() {
 
     for (owner, role) in [(&coach, "coach"), (&setup.gym, "gym")] {
         let feed = app.feed(owner, role).await.unwrap();
-        assert_eq!(ids(&feed), [reservation.reservation_id.clone()], "{role}");
+        assert_eq!(ids(&feed), vec![reservation.reservation_id.clone()], "{role}");
         let kept = feed[0].reservation.as_ref().unwrap();
         assert_eq!(kept.status, "cancelled");
         assert_eq!(kept.cancellation_reason.as_deref(), Some("Floor repairs"));
@@ -200,7 +200,7 @@ async fn a_feed_reaches_back_30_days_from_now_and_no_further() {
     clock.set(starts_at + Duration::days(30) + Duration::seconds(1));
     let a_second_later = app.feed(&setup.gym, "gym").await.unwrap();
 
-    assert_eq!(ids(&on_the_day), [reservation.reservation_id.clone()]);
+    assert_eq!(ids(&on_the_day), vec![reservation.reservation_id.clone()]);
     assert!(a_second_later.is_empty());
 }
 

@@ -42,6 +42,7 @@ macro_rules! calendar_select {
         "select r.reservation_id, r.availability_id, r.coach_id, l.gym_id,
                 coalesce(p.gym_name, 'Unnamed gym') as gym_name, l.name as location_name,
                 c.court_name, a.date, a.start_time, a.end_time, r.status, r.cancellation_reason,
+                r.created_at,
                 l.time_zone, l.city, l.state, l.latitude, l.longitude,
                 r.revision, r.updated_at,
                 concat_ws(', ', nullif(l.address, ''), nullif(l.city, ''), nullif(l.state, ''))

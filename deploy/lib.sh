@@ -115,6 +115,10 @@ load_config() {
   READY_TIMEOUT="${READY_TIMEOUT:-90}"
   STOP_TIMEOUT="${STOP_TIMEOUT:-15}"
   BASE_URL="http://127.0.0.1:$PORT"
+  # Where people reach this mesh: the links the gateway hands out (a calendar feed's address).
+  PUBLIC_URL="${PUBLIC_URL:-$BASE_URL}"
+  CALENDAR_RATE_LIMIT_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_MINUTE:-30}"
+  CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE:-600}"
 }
 
 # Replicas: an instance is a process's name (its first replica) or the name with -K (its K-th).
@@ -190,6 +194,9 @@ process_env() {
       echo "UPLOAD_DIR=$UPLOAD_DIR"
       echo "AUTH_RATE_LIMIT_PER_MINUTE=$AUTH_RATE_LIMIT_PER_MINUTE"
       echo "AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=$AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE"
+      echo "PUBLIC_URL=$PUBLIC_URL"
+      echo "CALENDAR_RATE_LIMIT_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_MINUTE"
+      echo "CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE"
       ;;
     *)
       echo "DATABASE_URL=$DATABASE_URL"

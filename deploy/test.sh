@@ -198,6 +198,7 @@ e2e_env() { # the second mesh's settings, beside a running default one (E2E_* mo
     DB_NAME="${E2E_DB_NAME:-courtside_e2e}" FRESH_DB=1 STATE_DIR="$E2E_STATE_DIR" \
     REDIS_NAMESPACE="courtside-e2e-$(date +%s)" \
     AUTH_RATE_LIMIT_PER_MINUTE=100000 AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=100000 \
+    CALENDAR_RATE_LIMIT_PER_MINUTE=100000 CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=100000 \
     RUST_LOG="${E2E_RUST_LOG:-info}" "$@"
 }
 

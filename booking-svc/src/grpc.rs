@@ -12,7 +12,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
-    coaching,
+    calendar, coaching,
     domain::{Action, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, format_time, parse_reason},
     error::Error,
     lifecycle::Lifecycle,
@@ -274,5 +274,52 @@ impl booking_server::Booking for BookingService {
             )
             .await?;
         Ok(Response::new(pb::MarkNoShowResponse { booking: one(row) }))
+    }
+
+    async fn get_calendar_booking(
+        &self,
+        request: Request<pb::GetCalendarBookingRequest>,
+    ) -> Result<Response<pb::GetCalendarBookingResponse>, Status> {
+        let caller = auth::caller(&request)?;
+        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
+        // Another person's booking is as absent as one that never was.
+        let row = calendar::booking_of_party(&self.db, booking_id, caller.user_id)
+            .await?
+            .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
+        Ok(Response::new(pb::GetCalendarBookingResponse {
+            booking: Some(row.into()),
+        }))
+    }
+
+    async fn list_calendar_bookings(
+        &self,
+        request: Request<pb::ListCalendarBookingsRequest>,
+    ) -> Result<Response<pb::ListCalendarBookingsResponse>, Status> {
+        let r = request.into_inner();
+        let user_id = r
+            .user_id
+            .trim()
+            .parse::<Uuid>()
+            .map_err(|_| Error::Invalid("user_id must be a UUID".into()))?;
+        let side = match r.role.as_str() {
+            "client" => store::Side::Client(ClientId(user_id)),
+            "coach" => store::Side::Coach(CoachId(user_id)),
+            _ => return Err(Error::Invalid("role must be client or coach".into()).into()),
+        };
+        let since = self.clock.now() - calendar::FEED_PAST;
+        let rows = calendar::feed_bookings(&self.db, side, since).await?;
+        Ok(Response::new(pb::ListCalendarBookingsResponse {
+            bookings: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+}
+
+impl From<calendar::CalendarRow> for pb::CalendarBooking {
+    fn from(row: calendar::CalendarRow) -> Self {
+        pb::CalendarBooking {
+            booking: Some(row.booking.into()),
+            revision: row.revision,
+            updated_at: rfc3339(row.updated_at),
+        }
     }
 }

@@ -5,7 +5,8 @@
 //! against the coach's policy, which travels with the slot. The database itself refuses a second
 //! active booking of one slot and date, and two overlapping active bookings of one coach on one
 //! date, however many replicas run. Every change leaves as an event through booking's
-//! transactional outbox ([`platform::outbox`]).
+//! transactional outbox ([`platform::outbox`]), and raises the booking's revision, the SEQUENCE
+//! of its event in calendars ([`calendar`]).
 //!
 //! Names (coach_name, client_name) are not kept here: the gateway resolves them with
 //! identity.v1.GetUsers, one batch per list.
@@ -14,6 +15,7 @@
 //! [`Host::run_until`] serves gRPC, the ops port, the consumer of identity's events, the outbox
 //! relay and the scheduler until the shutdown future resolves.
 
+mod calendar;
 mod coaching;
 mod config;
 mod domain;

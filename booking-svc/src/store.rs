@@ -70,6 +70,7 @@ macro_rules! booking_columns {
          cancellation_reason"
     };
 }
+pub(crate) use booking_columns;
 
 /// What a new booking holds: who, which slot on which date, the slot's snapshot in its place's
 /// zone, and what of the coach's policy it keeps.

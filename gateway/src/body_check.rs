@@ -80,6 +80,10 @@ pub const PATTERNS: &[(&str, &str)] = &[
     (EMAIL, "be an email address such as name@example.com"),
     (PHONE, "be a phone number: digits, spaces and + - ( ) ."),
     (PICTURE, "be an uploaded picture such as /uploads/<name>.png"),
+    (
+        CALENDAR_FILE,
+        "be a calendar feed's file name: its secret, then .ics",
+    ),
 ];
 /// `HH:MM`, 24-hour. (`#[schema(pattern = ...)]` takes a literal: the same text is written there.)
 pub const TIME: &str = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
@@ -101,6 +105,10 @@ pub const NO_NUL: &str = "^[^\\x00]*$";
 pub const EMAIL: &str = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$";
 /// Blank (no phone), or digits with spaces and `+-().`, at least one digit.
 pub const PHONE: &str = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$";
+
+/// A calendar feed's file in its address (a path parameter, `routes::calendar`): the feed's
+/// secret, 43 URL-safe characters, then `.ics`.
+pub const CALENDAR_FILE: &str = "^[A-Za-z0-9_-]{43}\\.ics$";
 
 /// A picture the gateway stored (`/uploads/<name>.<image type>`), or blank for none.
 pub const PICTURE: &str = "^[^\\S\\x1c-\\x1f]*$|^/uploads/[A-Za-z0-9_-]{1,128}\\.(png|jpg|jpeg|webp|gif)$";

@@ -26,6 +26,13 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Login attempts per email per minute.
     pub auth_rate_limit_per_email_per_minute: u32,
+    /// Where people reach Courtside (nginx's origin, no trailing slash): the base of the links the
+    /// gateway hands out, such as a calendar feed's address.
+    pub public_url: String,
+    /// Fetches of one calendar feed per minute.
+    pub calendar_rate_limit_per_minute: u32,
+    /// Fetches of calendar feeds (any, known or not) per client address per minute.
+    pub calendar_rate_limit_per_address_per_minute: u32,
     /// The deadline of every gRPC call.
     pub grpc_deadline: Duration,
     /// How often the host names in the `*_URL`s are resolved again.
@@ -46,6 +53,7 @@ impl fmt::Debug for Config {
             .field("redis_url", &self.redis_url)
             .field("redis_namespace", &self.redis_namespace)
             .field("upload_dir", &self.upload_dir)
+            .field("public_url", &self.public_url)
             .field("grpc_deadline", &self.grpc_deadline)
             .field("grpc_resolve_interval", &self.grpc_resolve_interval)
             .finish_non_exhaustive()
@@ -68,6 +76,13 @@ impl Config {
             upload_dir: env.or("UPLOAD_DIR", "./uploads").into(),
             auth_rate_limit_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_MINUTE", 20),
             auth_rate_limit_per_email_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE", 10),
+            public_url: env
+                .or("PUBLIC_URL", "http://127.0.0.1:8080")
+                .trim_end_matches('/')
+                .to_owned(),
+            calendar_rate_limit_per_minute: env.parsed("CALENDAR_RATE_LIMIT_PER_MINUTE", 30),
+            calendar_rate_limit_per_address_per_minute: env
+                .parsed("CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE", 600),
             grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
             resolver: None,

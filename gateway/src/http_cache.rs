@@ -51,7 +51,7 @@ pub fn respond(headers: &HeaderMap, rendered: Rendered) -> Result<Response, ApiE
 /// A weak ETag of `body` (weak: one validator for the plain and the gzipped answer): 64-bit
 /// FNV-1a and the length, stable across replicas and releases. The body is hashed, not the
 /// stamps, so two replicas agree and a change that alters nothing keeps the tag.
-fn etag(body: &[u8]) -> String {
+pub(crate) fn etag(body: &[u8]) -> String {
     let hash = body.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
     });
@@ -87,6 +87,11 @@ fn if_none_match(headers: &HeaderMap, rendered: &Rendered) -> bool {
     let Some(tag) = rendered.etag.as_ref().and_then(|t| t.to_str().ok()) else {
         return false;
     };
+    names_tag(headers, tag)
+}
+
+/// Whether `If-None-Match` names `tag` (weak comparison).
+pub(crate) fn names_tag(headers: &HeaderMap, tag: &str) -> bool {
     let tag = tag.trim_start_matches("W/");
     headers
         .get_all(header::IF_NONE_MATCH)

@@ -10,6 +10,7 @@ mod config;
 mod error;
 mod extract;
 mod http_cache;
+mod ics;
 mod memo;
 mod names;
 mod observe;

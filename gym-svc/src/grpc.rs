@@ -22,6 +22,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
+    calendar,
     domain::{
         CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus, earliest_open_date,
         ensure_not_started, ensure_requestable, format_date, format_time, parse_reason,
@@ -590,5 +591,34 @@ impl Gym for GymService {
         Ok(Response::new(pb::GymCancelReservationResponse {
             reservation: Some(row.into()),
         }))
+    }
+
+    async fn list_calendar_reservations(
+        &self,
+        request: Request<pb::ListCalendarReservationsRequest>,
+    ) -> Result<Response<pb::ListCalendarReservationsResponse>, Status> {
+        let r = request.into_inner();
+        let user_id = parse_id(&r.user_id, "user_id")?;
+        let owner = match r.role.as_str() {
+            "coach" => calendar::Owner::Coach(user_id),
+            "gym" => calendar::Owner::Gym(user_id),
+            _ => return Err(Error::Invalid("role must be coach or gym".into()).into()),
+        };
+        let since = self.clock.now() - calendar::FEED_PAST;
+        let rows = calendar::feed_reservations(&self.db, owner, since).await?;
+        Ok(Response::new(pb::ListCalendarReservationsResponse {
+            reservations: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+}
+
+impl From<calendar::CalendarRow> for pb::CalendarReservation {
+    fn from(row: calendar::CalendarRow) -> Self {
+        pb::CalendarReservation {
+            reservation: Some(row.reservation.into()),
+            revision: row.revision,
+            updated_at: rfc3339(row.updated_at),
+            address: row.address,
+        }
     }
 }

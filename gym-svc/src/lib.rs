@@ -9,12 +9,14 @@
 //! Time: every location has an IANA zone ([`zones`] fills in rows saved before), court time is
 //! read as instants, and a pending request expires at its start by the [`scheduler`], a task of
 //! the host on every replica. Every reservation transition leaves as an event through the
-//! transactional outbox ([`outbox`], `platform::outbox`) to the Redis stream.
+//! transactional outbox ([`outbox`], `platform::outbox`) to the Redis stream, and raises the
+//! reservation's revision, the SEQUENCE of its event in calendars ([`calendar`]).
 //!
 //! `build` connects, migrates, fills in and binds on the shared host ([`platform::host`]);
 //! [`Host::run_until`] serves gRPC, the ops port, the event consumer, the outbox relay and the
 //! scheduler until the shutdown future resolves.
 
+mod calendar;
 mod config;
 mod domain;
 mod error;

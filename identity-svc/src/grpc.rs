@@ -27,6 +27,7 @@ use crate::{
         RawUserChanges, Target, UserChanges, UserFilter, parse_role,
     },
     error::Error,
+    feeds,
     revocation::Revocations,
     store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
@@ -557,6 +558,39 @@ impl Identity for IdentityService {
                     count,
                 })
                 .collect(),
+        }))
+    }
+
+    async fn get_calendar_feed(
+        &self,
+        request: Request<pb::GetCalendarFeedRequest>,
+    ) -> Result<Response<pb::GetCalendarFeedResponse>, Status> {
+        let caller = self.current_caller(&request, &feeds::ROLES).await?;
+        let secret = feeds::secret_of(&self.db, &caller).await?;
+        Ok(Response::new(pb::GetCalendarFeedResponse {
+            secret: secret.into_string(),
+        }))
+    }
+
+    async fn reset_calendar_feed(
+        &self,
+        request: Request<pb::ResetCalendarFeedRequest>,
+    ) -> Result<Response<pb::ResetCalendarFeedResponse>, Status> {
+        let caller = self.current_caller(&request, &feeds::ROLES).await?;
+        let secret = feeds::reset(&self.db, &caller).await?;
+        Ok(Response::new(pb::ResetCalendarFeedResponse {
+            secret: secret.into_string(),
+        }))
+    }
+
+    async fn resolve_calendar_feed(
+        &self,
+        request: Request<pb::ResolveCalendarFeedRequest>,
+    ) -> Result<Response<pb::ResolveCalendarFeedResponse>, Status> {
+        let (user_id, role) = feeds::owner(&self.db, &request.get_ref().secret).await?;
+        Ok(Response::new(pb::ResolveCalendarFeedResponse {
+            user_id: user_id.to_string(),
+            role,
         }))
     }
 }

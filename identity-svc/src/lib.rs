@@ -1,6 +1,6 @@
 //! identity-svc: users, argon2id password hashes, tokens (it alone signs them), client profiles,
-//! the first admin, and the admin's user management. Facts other contexts react to leave through
-//! a transactional outbox.
+//! the first admin, the admin's user management, and calendar-feed secrets ([`feeds`]). Facts
+//! other contexts react to leave through a transactional outbox.
 //!
 //! `build` connects, migrates and binds on the shared host ([`platform::host`]);
 //! [`Host::run_until`] serves gRPC, the ops port and the outbox relay until the shutdown future
@@ -9,6 +9,7 @@
 mod config;
 mod domain;
 mod error;
+mod feeds;
 mod grpc;
 mod revocation;
 mod store;

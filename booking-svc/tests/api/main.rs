@@ -1,6 +1,7 @@
 //! booking-svc's gRPC API against a real PostgreSQL (a fresh database per test) and the real
 //! coaching-svc, both started in-process on free ports.
 
+mod calendar;
 mod count;
 mod create;
 mod events;

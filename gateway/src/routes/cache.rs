@@ -174,6 +174,8 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/client/profile", &[]),
     (Method::PUT, "/client/profile", &[]),
     (Method::POST, "/client/upload-profile-picture", &[]),
+    // A feed's secret is in no remembered answer.
+    (Method::POST, "/calendar/feed", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

@@ -11,6 +11,7 @@ pub mod auth;
 mod authorize;
 pub mod booking;
 pub mod cache;
+pub mod calendar;
 pub mod client;
 pub mod coaching;
 pub mod gym;
@@ -55,6 +56,8 @@ pub const CLIENT: Access = Access::Roles(&[Role::Client]);
 pub const GYM: Access = Access::Roles(&[Role::Gym]);
 /// Coaches and clients: the two sides of a booking.
 pub const CLIENT_OR_COACH: Access = Access::Roles(&[Role::Client, Role::Coach]);
+/// Clients, coaches and gyms: everyone who has sessions (and so a calendar feed).
+pub const WITH_SESSIONS: Access = Access::Roles(&[Role::Client, Role::Coach, Role::Gym]);
 const PUBLIC: Access = Access::Public;
 const SIGNED_IN: Access = Access::SignedIn;
 
@@ -135,6 +138,11 @@ pub fn table() -> Vec<Route> {
         route(CLIENT, routes!(client::update_client_profile)),
         // Pictures may be larger than the JSON body limit: this route has its own.
         route(CLIENT, client::upload_route()),
+        route(WITH_SESSIONS, routes!(calendar::get_feed)),
+        route(WITH_SESSIONS, routes!(calendar::reset_feed)),
+        // The address is the key (a secret in the path), for calendar apps that sign in nowhere.
+        route(PUBLIC, routes!(calendar::calendar_feed)),
+        route(CLIENT_OR_COACH, routes!(calendar::booking_ics)),
     ]
 }
 

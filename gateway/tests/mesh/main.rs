@@ -6,6 +6,7 @@ mod helpers;
 mod admin;
 mod auth;
 mod booking;
+mod calendar;
 mod client;
 mod coaching;
 mod contract;

@@ -2,6 +2,7 @@
 //! tokens minted in the test for any gym or coach.
 
 mod availability;
+mod calendar;
 mod concurrency;
 mod courts;
 mod events;

@@ -4,6 +4,7 @@
 mod admin;
 mod auth;
 mod events;
+mod feeds;
 mod helpers;
 mod pages;
 mod profiles;

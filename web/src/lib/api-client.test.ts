@@ -38,6 +38,18 @@ describe('the api client', () => {
     expect(errorMessage(error, 'Failed to load coaches')).toBe('Failed to load coaches');
   });
 
+  it('reads a file as a Blob, with the token and the same errors', async () => {
+    localStorage.setItem('token', 'abc');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('BEGIN:VCALENDAR', { status: 200, headers: { 'Content-Type': 'text/calendar' } })),
+    );
+    const file = await api.file('/bookings/b-1/ics');
+    expect(await file.text()).toBe('BEGIN:VCALENDAR');
+    mockApi({ 'GET /bookings/b-2/ics': { status: 404, body: { detail: 'No such booking' } } });
+    await expect(api.file('/bookings/b-2/ics')).rejects.toMatchObject({ status: 404, detail: 'No such booking' });
+  });
+
   it('announces a rejected token so the session can end', async () => {
     localStorage.setItem('token', 'revoked');
     mockApi({ 'GET /locations': { status: 401, body: { detail: 'Token revoked' } } });

@@ -54,6 +54,8 @@ interface RequestOptions {
   body?: unknown;
   query?: Query;
   signal?: AbortSignal;
+  /** Read the answer as a file (`blob`) instead of JSON. */
+  as?: 'json' | 'blob';
 }
 
 function buildUrl(path: string, query?: Query): string {
@@ -106,7 +108,7 @@ async function send<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ body: T; headers: Headers }> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: options.as === 'blob' ? '*/*' : 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -139,6 +141,7 @@ async function send<T>(
     throw new ApiError(response.status, detail);
   }
   if (response.status === 204) return { body: undefined as T, headers: response.headers };
+  if (options.as === 'blob') return { body: (await response.blob()) as T, headers: response.headers };
   const text = await response.text();
   return { body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
@@ -155,8 +158,11 @@ async function getPage<T>(path: string, options?: Omit<RequestOptions, 'body'>):
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'as'>) => request<T>('GET', path, options),
   getPage,
+  /** GET a file (an `.ics`, say) with the same token and errors as every call. */
+  file: (path: string, options?: Omit<RequestOptions, 'body' | 'as'>) =>
+    request<Blob>('GET', path, { ...options, as: 'blob' }),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>

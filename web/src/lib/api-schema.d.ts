@@ -272,6 +272,86 @@ export interface paths {
         patch: operations["cancel_booking"];
         trace?: never;
     };
+    "/bookings/{booking_id}/ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One booking as an `.ics` file (`text/calendar`), for its client or its coach to add to their
+         *     calendar: the same event, UID included, as in their feed.
+         * @description One booking as an `.ics` file (`text/calendar`), for its client or its coach to add to their
+         *     calendar: the same event, UID included, as in their feed.
+         */
+        get: operations["booking_ics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The address of the signed-in person's calendar feed (made on the first ask): every session of
+         *     theirs from 30 days ago on, for a calendar app to subscribe to.
+         * @description The address of the signed-in person's calendar feed (made on the first ask): every session of
+         *     theirs from 30 days ago on, for a calendar app to subscribe to.
+         */
+        get: operations["get_feed"];
+        put?: never;
+        /**
+         * Give the signed-in person's calendar feed a new address. The old one answers 404 at once:
+         *     calendars subscribed to it stop updating until they subscribe to the new one.
+         * @description Give the signed-in person's calendar feed a new address. The old one answers 404 at once:
+         *     calendars subscribed to it stop updating until they subscribe to the new one.
+         */
+        post: operations["reset_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person's calendar feed (RFC 5545, `text/calendar`), the address `GET /calendar/feed` gives;
+         *     no token: the address is the key. Their sessions from 30 days ago on, each one event with a
+         *     stable UID, its start and end in UTC, its status and a SEQUENCE that grows with every change: a
+         *     client's pending (tentative) and confirmed bookings, a coach's confirmed bookings and approved
+         *     court time, a gym's approved reservations, and those called off, denied or expired
+         *     (cancelled) so that subscribed calendars drop them. Revalidate with `If-None-Match`.
+         * @description A person's calendar feed (RFC 5545, `text/calendar`), the address `GET /calendar/feed` gives;
+         *     no token: the address is the key. Their sessions from 30 days ago on, each one event with a
+         *     stable UID, its start and end in UTC, its status and a SEQUENCE that grows with every change: a
+         *     client's pending (tentative) and confirmed bookings, a coach's confirmed bookings and approved
+         *     court time, a gym's approved reservations, and those called off, denied or expired
+         *     (cancelled) so that subscribed calendars drop them. Revalidate with `If-None-Match`.
+         */
+        get: operations["calendar_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/profile": {
         parameters: {
             query?: never;
@@ -1034,6 +1114,20 @@ export interface components {
          * @enum {string}
          */
         BookingStatus: "pending" | "confirmed" | "denied" | "cancelled" | "expired" | "completed" | "no_show";
+        /**
+         * @description The address of a person's calendar feed.
+         * @example {
+         *       "url": "https://courtside.example/api/calendar/Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj.ics"
+         *     }
+         */
+        CalendarFeed: {
+            /**
+             * Format: uri
+             * @description Subscribe to it in a calendar app. It opens your sessions without signing in: keep it to
+             *     yourself, and reset it if it leaks.
+             */
+            url: string;
+        };
         /**
          * @description An optional reason for a cancel; the request may have no body at all.
          * @example {
@@ -2824,6 +2918,253 @@ export interface operations {
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    booking_ics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's event */
+            200: {
+                headers: {
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reset_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's new address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    calendar_feed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer */
+                "If-None-Match"?: string | null;
+            };
+            path: {
+                /** @description The feed's file name: its secret, then `.ics` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    /** @description private: for the fetching app only, fresh for 5 minutes */
+                    "Cache-Control"?: string;
+                    /** @description Changes whenever the calendar changes */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Unchanged since the ETag given in If-None-Match */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No feed has this address (it was never given, or was reset) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This feed, or this address, fetched too often; wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

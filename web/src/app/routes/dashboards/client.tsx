@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { ClientProfileCard } from '@/features/booking/components/client-profile-card';
 import { ClientTiles } from '@/features/booking/components/client-tiles';
 import { YourBookingsCard } from '@/features/booking/components/your-bookings-card';
+import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
 import { useUser } from '@/lib/auth';
 import { firstName } from '@/lib/names';
 
@@ -31,7 +32,10 @@ export default function ClientDashboardRoute() {
       <div className="grid gap-6">
         <ClientTiles />
         <div className="grid gap-6 lg:grid-cols-3">
-          <ClientProfileCard />
+          <div className="grid content-start gap-6">
+            <ClientProfileCard />
+            <CalendarSubscriptionCard />
+          </div>
           <YourBookingsCard className="lg:col-span-2" />
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { BookingPolicyCard } from '@/features/booking/components/booking-policy-card';
 import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
+import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
 import { AvailabilityCard } from '@/features/coaching/components/availability-card';
 import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
 import { CoachProfileCard } from '@/features/coaching/components/coach-profile-card';
@@ -25,6 +26,7 @@ export default function CoachDashboardRoute() {
         <ClientBookingsCard className="lg:col-span-2" />
         <BrowseGymLocationsCard />
         <CourtReservationsCard />
+        <CalendarSubscriptionCard />
       </div>
     </DashboardLayout>
   );

@@ -1,4 +1,5 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
 import { CourtAvailabilityCard } from '@/features/gym/components/court-availability-card';
 import { GymProfileCard } from '@/features/gym/components/gym-profile-card';
 import { LocationsCourtsCard } from '@/features/gym/components/locations-courts-card';
@@ -19,6 +20,7 @@ export default function GymDashboardRoute() {
         <GymProfileCard />
         <LocationsCourtsCard />
         <CourtAvailabilityCard className="lg:col-span-2" />
+        <CalendarSubscriptionCard />
       </div>
     </DashboardLayout>
   );

@@ -77,7 +77,7 @@ describe("the coach's Client Bookings", () => {
     expect(within(pending).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
     expect(within(pending).getByRole('button', { name: 'Deny' })).toBeInTheDocument();
     expect(confirmed).toHaveTextContent('Payment: pending');
-    expect(within(confirmed).getAllByRole('button').map((b) => b.textContent)).toEqual(['Cancel session']);
+    expect(within(confirmed).getAllByRole('button').map((b) => b.textContent)).toEqual(['Add to Calendar', 'Cancel session']);
     const badge = within(denied).getByText('denied');
     expect(badge.className).toMatch(/red/);
     expect(within(denied).queryByRole('button')).not.toBeInTheDocument();

@@ -14,6 +14,7 @@ import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
 import { useBookingPages, type Booking } from '../api/get-bookings';
 import { approveBooking, denyBooking } from '../api/review-booking';
 import { coachCanCancel, coachCanMarkNoShow } from '../utils/booking-rules';
+import { AddToCalendarButton } from './add-to-calendar-button';
 import { BookingStatusBadge, BookingWhenWhere, CancellationNote, LateCancellationBadge } from './booking-summary';
 
 /**
@@ -144,6 +145,9 @@ function CoachBookingItem({ booking, now }: { booking: Booking; now: Date }) {
             ) : null}
           </>
         )}
+        {booking.status === 'confirmed' ? (
+          <AddToCalendarButton booking={booking} withWhom={booking.client_name} />
+        ) : null}
         {coachCanCancel(booking, now) ? (
           <Button
             size="sm"

@@ -17,7 +17,8 @@ import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
 import { useCoachPolicy } from '../api/get-coach-policy';
 import { formatDuration } from '../utils/booking-policy';
-import { cancelWouldBeLate, clientCanCancel } from '../utils/booking-rules';
+import { cancelWouldBeLate, clientCanCancel, inCalendar } from '../utils/booking-rules';
+import { AddToCalendarButton } from './add-to-calendar-button';
 import {
   BookingStatusBadge,
   BookingWhenWhere,
@@ -97,16 +98,19 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
         </div>
         <CancellationNote booking={booking} />
       </div>
-      {clientCanCancel(booking, now) ? (
-        <Button
-          variant="outline"
-          size="sm"
-          className="self-start text-destructive hover:bg-red-50 sm:self-center"
-          onClick={() => setCancelling(true)}
-        >
-          Cancel Booking
-        </Button>
-      ) : null}
+      <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
+        {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
+        {clientCanCancel(booking, now) ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="text-destructive hover:bg-red-50"
+            onClick={() => setCancelling(true)}
+          >
+            Cancel Booking
+          </Button>
+        ) : null}
+      </div>
       <ClientCancelDialog booking={booking} open={cancelling} onOpenChange={setCancelling} />
     </li>
   );

@@ -32,6 +32,12 @@ export function beforeStart(booking: TimedBooking, now: Date = new Date()): bool
 export const clientCanCancel = (booking: TimedBooking, now: Date = new Date()) =>
   (booking.status === 'pending' || booking.status === 'confirmed') && beforeStart(booking, now);
 
+/**
+ * A session worth adding to the client's calendar: still on, requested (tentative there) or
+ * confirmed. A coach adds the confirmed ones only, as their feed holds them.
+ */
+export const inCalendar = (booking: TimedBooking) => booking.status === 'pending' || booking.status === 'confirmed';
+
 /** The coach cancels a confirmed booking until it starts. */
 export const coachCanCancel = (booking: TimedBooking, now: Date = new Date()) =>
   booking.status === 'confirmed' && beforeStart(booking, now);

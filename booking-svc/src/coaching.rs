@@ -1,5 +1,6 @@
-//! booking's one dependency on coaching-svc: reading the slot a client asks for (GetSlot), and
-//! whether coaching-svc answers at all (for `/readyz`).
+//! booking's one dependency on coaching-svc: reading the slot a client asks for (GetSlot), a
+//! coach's whole schedule for the bookable calendar (GetCoachSchedule), and whether coaching-svc
+//! answers at all (for `/readyz`).
 //!
 //! The transport is made once over every endpoint `COACHING_URL` names (balanced per call, see
 //! [`platform::balance`]) and connects lazily, so start order does not matter; every call has a
@@ -10,7 +11,10 @@ use std::time::Duration;
 use anyhow::Context;
 use platform::balance::{Balanced, Options};
 use platform::instants::Zone;
-use proto::coaching::v1::{BookingPolicy, GetSlotRequest, GetSlotResponse, coaching_client::CoachingClient};
+use proto::coaching::v1::{
+    self as cpb, BookingPolicy, GetCoachScheduleRequest, GetSlotRequest, GetSlotResponse,
+    coaching_client::CoachingClient,
+};
 use tonic::{
     Code, Request,
     metadata::{AsciiMetadataValue, MetadataValue},
@@ -20,7 +24,7 @@ use tonic_health::pb::{
 };
 
 use crate::{
-    domain::{CoachId, Policy, Slot, SlotId, SlotWhen, parse_time},
+    domain::{CalendarRange, CoachId, Policy, Slot, SlotId, SlotWhen, TimeOff, parse_time},
     error::Error,
 };
 
@@ -71,15 +75,43 @@ impl Coaching {
                 Err(status) => {
                     return Err(match status.code() {
                         Code::NotFound => Error::NotFound("this slot no longer exists".into()),
-                        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
-                            tracing::warn!(%status, "coaching-svc did not answer GetSlot");
-                            Error::Unavailable(UNAVAILABLE.into())
-                        }
-                        _ => Error::Other(anyhow::anyhow!("coaching-svc GetSlot failed: {status}")),
+                        _ => failed("GetSlot", status),
                     });
                 }
             }
         }
+    }
+
+    /// Every slot of `coach_id` with its place, under the coach's policy and with the time off
+    /// that meets `range`: one call, whatever the range.
+    pub async fn schedule(
+        &self,
+        coach_id: CoachId,
+        range: CalendarRange,
+        authorization: Option<AsciiMetadataValue>,
+    ) -> Result<Vec<Slot>, Error> {
+        let mut request = Request::new(GetCoachScheduleRequest {
+            coach_id: coach_id.to_string(),
+            from: range.from.to_string(),
+            to: range.to.to_string(),
+        });
+        request.set_timeout(self.deadline);
+        if let Some(value) = authorization {
+            request.metadata_mut().insert("authorization", value);
+        }
+        platform::telemetry::inject(request.metadata_mut());
+        let response = CoachingClient::new(self.channel.clone())
+            .get_coach_schedule(request)
+            .await
+            .map_err(|status| failed("GetCoachSchedule", status))?
+            .into_inner();
+        let policy = response.policy.map(policy).unwrap_or_default();
+        let time_off = time_off(response.time_off)?;
+        response
+            .slots
+            .into_iter()
+            .map(|s| slot_of(s.slot, s.location_name, &s.time_zone, policy, time_off.clone()))
+            .collect()
     }
 
     async fn get_slot(
@@ -118,11 +150,58 @@ impl Coaching {
     }
 }
 
+/// A failed call: coaching-svc down or too slow is a 503 to try again; anything else is ours.
+fn failed(rpc: &str, status: tonic::Status) -> Error {
+    match status.code() {
+        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+            tracing::warn!(%status, rpc, "coaching-svc did not answer");
+            Error::Unavailable(UNAVAILABLE.into())
+        }
+        _ => Error::Other(anyhow::anyhow!("coaching-svc {rpc} failed: {status}")),
+    }
+}
+
 /// coaching-svc's slot as booking's domain slot; a slot that cannot be read is coaching's fault,
 /// not the client's.
 fn slot_from_proto(response: GetSlotResponse) -> Result<Slot, Error> {
-    let unreadable = |what: &str| Error::Other(anyhow::anyhow!("coaching-svc sent a slot with {what}"));
-    let slot = response.slot.ok_or_else(|| unreadable("no slot"))?;
+    let policy = response.policy.map(policy).unwrap_or_default();
+    let time_off = time_off(response.time_off)?;
+    slot_of(
+        response.slot,
+        response.location_name,
+        &response.time_zone,
+        policy,
+        time_off,
+    )
+}
+
+fn unreadable(what: &str) -> Error {
+    Error::Other(anyhow::anyhow!("coaching-svc sent a slot with {what}"))
+}
+
+/// The coach's time off as coaching-svc sends it.
+fn time_off(time_off: Vec<cpb::TimeOff>) -> Result<Vec<TimeOff>, Error> {
+    time_off
+        .into_iter()
+        .map(|off| {
+            Ok(TimeOff {
+                start_date: crate::domain::parse_date(&off.start_date)
+                    .ok_or_else(|| unreadable("a time off of unreadable dates"))?,
+                end_date: crate::domain::parse_date(&off.end_date)
+                    .ok_or_else(|| unreadable("a time off of unreadable dates"))?,
+            })
+        })
+        .collect()
+}
+
+fn slot_of(
+    slot: Option<cpb::Slot>,
+    location_name: Option<String>,
+    time_zone: &str,
+    policy: Policy,
+    time_off: Vec<TimeOff>,
+) -> Result<Slot, Error> {
+    let slot = slot.ok_or_else(|| unreadable("no slot"))?;
     let when = SlotWhen::parse(
         &slot.slot_type,
         slot.day_of_week.as_deref(),
@@ -135,9 +214,10 @@ fn slot_from_proto(response: GetSlotResponse) -> Result<Slot, Error> {
         when,
         start_time: parse_time(&slot.start_time).ok_or_else(|| unreadable("a malformed start_time"))?,
         end_time: parse_time(&slot.end_time).ok_or_else(|| unreadable("a malformed end_time"))?,
-        location_name: response.location_name.unwrap_or_default(),
-        time_zone: zone(&response.time_zone).ok_or_else(|| unreadable("an unknown time zone"))?,
-        policy: response.policy.map(policy).unwrap_or_default(),
+        location_name: location_name.unwrap_or_default(),
+        time_zone: zone(time_zone).ok_or_else(|| unreadable("an unknown time zone"))?,
+        policy,
+        time_off,
     })
 }
 

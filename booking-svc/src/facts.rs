@@ -108,6 +108,8 @@ mod tests {
             late_cancellation: false,
             cancelled_by: None,
             cancellation_reason: None,
+            rescheduled_from: None,
+            rescheduled_to: None,
         }
     }
 
@@ -135,6 +137,7 @@ mod tests {
     fn the_request_written_with_a_new_booking_tells_what_its_row_would() {
         let row = row("pending");
         let new = NewBooking {
+            rescheduled_from: None,
             booking_id: crate::domain::BookingId(row.booking_id),
             client_id: crate::domain::ClientId(row.client_id),
             coach_id: crate::domain::CoachId(row.coach_id),

@@ -1,5 +1,6 @@
 //! The booking.v1 service: proto → domain → store → proto, nothing else.
 
+use chrono::{DateTime, Utc};
 use platform::{
     auth::{self, Caller, Role},
     clock::SharedClock,
@@ -13,7 +14,10 @@ use uuid::Uuid;
 
 use crate::{
     calendar, coaching,
-    domain::{Action, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, format_time, parse_reason},
+    domain::{
+        Action, BookingDate, BookingId, CalendarRange, ClientId, CoachId, Held, Party, Session, Slot, SlotId,
+        format_time, parse_reason,
+    },
     error::Error,
     lifecycle::Lifecycle,
     slots::Slots,
@@ -52,6 +56,8 @@ impl From<BookingRow> for pb::BookingRecord {
             late_cancellation: row.late_cancellation,
             cancelled_by: row.cancelled_by,
             cancellation_reason: row.cancellation_reason,
+            rescheduled_from: row.rescheduled_from.map(|id| id.to_string()),
+            rescheduled_to: row.rescheduled_to.map(|id| id.to_string()),
         }
     }
 }
@@ -69,6 +75,37 @@ fn client<T>(request: &Request<T>, doing: &str) -> Result<ClientId, Status> {
             "only a client account can {doing}; yours is a {role} account"
         ))
         .into()),
+    }
+}
+
+/// A new pending booking of `session` of `slot` by `client_id`, made at `now`.
+fn new_booking<'a>(
+    client_id: ClientId,
+    slot: &'a Slot,
+    session: &Session,
+    time_zone: &'a str,
+    now: DateTime<Utc>,
+    rescheduled_from: Option<BookingId>,
+) -> NewBooking<'a> {
+    NewBooking {
+        // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
+        // index instead of on a random page of it.
+        booking_id: BookingId(Uuid::now_v7()),
+        client_id,
+        coach_id: slot.coach_id,
+        slot_id: slot.slot_id,
+        booking_date: session.date,
+        start_time: session.start_time,
+        end_time: session.end_time,
+        location_name: &slot.location_name,
+        time_zone,
+        starts_at: session.starts_at,
+        ends_at: session.ends_at,
+        created_at: now,
+        expires_at: slot.policy.expires_at(now, session.starts_at),
+        cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
+            .unwrap_or(i32::MAX),
+        rescheduled_from,
     }
 }
 
@@ -116,31 +153,14 @@ impl booking_server::Booking for BookingService {
         let date = BookingDate::parse(&r.booking_date)?;
 
         let slot = self.slots.slot(slot_id, authorization).await?;
-        let session = slot.session(coach_id, date)?;
         // "Now" is read after the slot, which may have taken a while to come.
         let now = self.clock.now();
-        slot.policy.check_bookable(&session, now)?;
+        // The rule the bookable calendar shows (domain::bookable); the database refuses a taken
+        // time.
+        let session = slot.check_bookable(coach_id, date, now)?;
 
         let time_zone = session.time_zone.to_string();
-        let booking = NewBooking {
-            // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
-            // index instead of on a random page of it.
-            booking_id: BookingId(Uuid::now_v7()),
-            client_id,
-            coach_id,
-            slot_id,
-            booking_date: session.date,
-            start_time: session.start_time,
-            end_time: session.end_time,
-            location_name: &slot.location_name,
-            time_zone: &time_zone,
-            starts_at: session.starts_at,
-            ends_at: session.ends_at,
-            created_at: now,
-            expires_at: slot.policy.expires_at(now, session.starts_at),
-            cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
-                .unwrap_or(i32::MAX),
-        };
+        let booking = new_booking(client_id, &slot, &session, &time_zone, now, None);
         let row = self.lifecycle.create(&booking, now).await?;
         tracing::info!(booking_id = %row.booking_id, %coach_id, %slot_id, date = %date.get(), "booking made");
         Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
@@ -311,6 +331,93 @@ impl booking_server::Booking for BookingService {
         Ok(Response::new(pb::ListCalendarBookingsResponse {
             bookings: rows.into_iter().map(Into::into).collect(),
         }))
+    }
+
+    async fn get_coach_calendar(
+        &self,
+        request: Request<pb::GetCoachCalendarRequest>,
+    ) -> Result<Response<pb::GetCoachCalendarResponse>, Status> {
+        auth::caller(&request)?;
+        let authorization = coaching::authorization(&request);
+        let r = request.into_inner();
+        let coach_id = CoachId::parse(&r.coach_id)?;
+        let range = CalendarRange::parse(&r.from, &r.to)?;
+        // A fixed number of statements whatever the range: coaching's two (slots, time off) and
+        // booking's one, run at the same time.
+        let now = self.clock.now();
+        let (slots, held) = tokio::try_join!(
+            self.slots.coaching().schedule(coach_id, range, authorization),
+            async { store::held_between(&self.db, coach_id, range.from, range.to, now).await },
+        )?;
+        let held: Vec<Held> = held
+            .into_iter()
+            .map(|h| Held {
+                date: h.booking_date,
+                start_time: h.start_time,
+                end_time: h.end_time,
+            })
+            .collect();
+        let days = crate::domain::calendar(&slots, range, &held, now)
+            .into_iter()
+            .map(|day| pb::CalendarDay {
+                slot_id: day.slot_id.to_string(),
+                date: day.session.date.to_string(),
+                start_time: format_time(day.session.start_time),
+                end_time: format_time(day.session.end_time),
+                time_zone: day.session.time_zone.to_string(),
+                starts_at: rfc3339(day.session.starts_at),
+                ends_at: rfc3339(day.session.ends_at),
+                location_name: day.location_name,
+                bookable: day.reason.is_none(),
+                reason: day.reason.map(|r| r.as_str().to_owned()),
+            })
+            .collect();
+        Ok(Response::new(pb::GetCoachCalendarResponse { days }))
+    }
+
+    async fn list_active_bookings(
+        &self,
+        request: Request<pb::ListActiveBookingsRequest>,
+    ) -> Result<Response<pb::ListActiveBookingsResponse>, Status> {
+        let coach_id = coach(&request, "list the bookings a time off meets")?;
+        let r = request.into_inner();
+        let parse = |raw: &str, field: &str| {
+            crate::domain::parse_date(raw.trim())
+                .ok_or_else(|| Error::Invalid(format!("{field} must be a date as YYYY-MM-DD")))
+        };
+        let (from, to) = (parse(&r.from, "from")?, parse(&r.to, "to")?);
+        let held = store::held_between(&self.db, coach_id, from, to, self.clock.now()).await?;
+        Ok(Response::new(pb::ListActiveBookingsResponse {
+            bookings: held
+                .into_iter()
+                .map(|h| pb::ActiveBooking {
+                    booking_id: h.booking_id.to_string(),
+                    booking_date: h.booking_date.to_string(),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn reschedule_booking(
+        &self,
+        request: Request<pb::RescheduleBookingRequest>,
+    ) -> Result<Response<pb::RescheduleBookingResponse>, Status> {
+        let client_id = client(&request, "reschedule a booking")?;
+        let authorization = coaching::authorization(&request);
+        let r = request.into_inner();
+        let old = BookingId::parse(&r.booking_id)?;
+        let slot_id = SlotId::parse(&r.slot_id)?;
+        let date = BookingDate::parse(&r.booking_date)?;
+
+        let slot = self.slots.slot(slot_id, authorization).await?;
+        let now = self.clock.now();
+        // The same rule as a new booking (and the calendar); the lifecycle checks the old booking
+        // is the caller's, with the same coach, and may still be cancelled.
+        let session = slot.check_bookable(slot.coach_id, date, now)?;
+        let time_zone = session.time_zone.to_string();
+        let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old));
+        let row = self.lifecycle.reschedule(old, client_id, &booking, now).await?;
+        Ok(Response::new(pb::RescheduleBookingResponse { booking: one(row) }))
     }
 }
 

@@ -16,7 +16,7 @@ use tokio::sync::Notify;
 use uuid::Uuid;
 
 use crate::{
-    domain::{Action, BookingId, CoachId, Party, Status, Timed},
+    domain::{Action, BookingId, ClientId, CoachId, Party, Status, Timed},
     error::Error,
     facts::{self, envelope_of},
     store::{self, BookingRow, Cancellation, NewBooking},
@@ -68,6 +68,96 @@ impl Lifecycle {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// Moves the client's booking `old` to `new` (another slot of the same coach, or another date)
+    /// in one transaction: `old` is cancelled by the client (late when a cancel now would be), `new`
+    /// is made pending naming `old`, and `old` names `new`, each with its event. When `new` cannot
+    /// be made (taken meanwhile: the database refuses it) nothing is changed, `old` included.
+    pub async fn reschedule(
+        &self,
+        old: BookingId,
+        client_id: ClientId,
+        new: &NewBooking<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<BookingRow, Error> {
+        let mut attempts = 0;
+        let mut caught_up = false;
+        loop {
+            attempts += 1;
+            match self.try_reschedule(old, client_id, new, now).await {
+                Ok(row) => {
+                    self.relay.notify_one();
+                    tracing::info!(%old, new = %row.booking_id, "booking rescheduled");
+                    return Ok(row);
+                }
+                Err(e) if store::is_deadlock(&e) && attempts < 5 => continue,
+                // As for a new booking: a hold whose expiry is due is written first, then tried again.
+                Err(Error::Conflict(m)) if !caught_up => {
+                    caught_up = true;
+                    if !store::any_due_of_coach_on(&self.db, new.coach_id, new.booking_date, now).await? {
+                        return Err(Error::Conflict(m));
+                    }
+                    self.catch_up_coach_on(new.coach_id, new.booking_date, now)
+                        .await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn try_reschedule(
+        &self,
+        old: BookingId,
+        client_id: ClientId,
+        new: &NewBooking<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<BookingRow, Error> {
+        let mut tx = self.db.begin().await?;
+        let row = store::lock_booking(&mut tx, old)
+            .await?
+            .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
+        let booking = row.booking()?;
+        if booking.client_id != client_id {
+            // Another client's booking is as absent as one that never was.
+            return Err(Error::NotFound("this booking does not exist".into()));
+        }
+        if booking.coach_id != new.coach_id {
+            return Err(Error::Invalid(
+                "a booking can be moved only to another slot of the same coach; book the other \
+                 coach instead"
+                    .into(),
+            ));
+        }
+        if row.slot_id == new.slot_id.0 && row.booking_date == new.booking_date {
+            return Err(Error::Transition(
+                "this booking is already for that slot and date; choose another date or slot".into(),
+            ));
+        }
+        let caught_up = apply_timed(&mut tx, std::slice::from_ref(&row), now).await? > 0;
+        let done = match booking.apply(Action::Cancel, Party::Client(client_id), now) {
+            Ok(done) => done,
+            Err(refused) => {
+                if caught_up {
+                    tx.commit().await?;
+                    self.relay.notify_one();
+                }
+                return Err(refused);
+            }
+        };
+        let cancellation = Cancellation {
+            by: Some(Party::Client(client_id).as_str()),
+            reason: None,
+            late: done.late,
+        };
+        // Cancelled first, so that a move to an overlapping time of the same coach is not refused
+        // by the booking it replaces.
+        store::set_status(&mut tx, old, Status::Cancelled, &cancellation, now).await?;
+        let made = store::insert_booking(&mut *tx, new, &facts::requested(new)).await?;
+        let cancelled = store::set_rescheduled_to(&mut tx, old, new.booking_id).await?;
+        store::record_events(&mut tx, &[envelope_of(&cancelled)?]).await?;
+        tx.commit().await?;
+        Ok(made)
     }
 
     /// Writes the timed transitions due at `now` of one coach's bookings on one date.

@@ -43,6 +43,10 @@ pub struct BookingRow {
     pub late_cancellation: bool,
     pub cancelled_by: Option<String>,
     pub cancellation_reason: Option<String>,
+    /// The booking this one was moved from (a reschedule).
+    pub rescheduled_from: Option<Uuid>,
+    /// The booking this one was moved to (it was cancelled by the move).
+    pub rescheduled_to: Option<Uuid>,
 }
 
 impl BookingRow {
@@ -67,7 +71,7 @@ macro_rules! booking_columns {
         "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, \
          location_name, status, payment_status, created_at, time_zone, starts_at, ends_at, \
          expires_at, cancellation_window_minutes, late_cancellation, cancelled_by, \
-         cancellation_reason"
+         cancellation_reason, rescheduled_from, rescheduled_to"
     };
 }
 pub(crate) use booking_columns;
@@ -89,6 +93,8 @@ pub struct NewBooking<'a> {
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub cancellation_window_minutes: i32,
+    /// The booking it replaces, when it is a reschedule.
+    pub rescheduled_from: Option<BookingId>,
 }
 
 const SLOT_TAKEN: &str = "booking_active_slot_key";
@@ -117,9 +123,10 @@ pub async fn insert_booking(
         "with made as (
              insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
                  start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
-                 ends_at, created_at, updated_at, expires_at, cancellation_window_minutes)
+                 ends_at, created_at, updated_at, expires_at, cancellation_window_minutes,
+                 rescheduled_from)
              values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
-                     $13, $14)
+                     $13, $14, $17)
              returning ",
         booking_columns!(),
         "
@@ -147,6 +154,7 @@ pub async fn insert_booking(
     .bind(booking.cancellation_window_minutes)
     .bind(requested.event_id)
     .bind(payload)
+    .bind(booking.rescheduled_from.map(|id| id.0))
     .fetch_one(db)
     .await;
     match result {
@@ -214,6 +222,41 @@ pub async fn bookings_of(
         .await?)
 }
 
+/// An active booking of a coach as the calendar and a time off's conflicts see it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct HeldRow {
+    pub booking_id: Uuid,
+    pub booking_date: NaiveDate,
+    pub start_time: NaiveTime,
+    pub end_time: NaiveTime,
+}
+
+/// The coach's bookings that hold their date and times at `now`, from `from` to `to` (local
+/// dates, inclusive), by date and start: pending or confirmed, less the pending ones whose expiry
+/// is due (a new booking writes that expiry and takes the time). One index range scan
+/// (`booking_coach_idx`).
+pub async fn held_between(
+    db: impl PgExecutor<'_>,
+    coach_id: CoachId,
+    from: NaiveDate,
+    to: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<Vec<HeldRow>, Error> {
+    Ok(sqlx::query_as::<_, HeldRow>(
+        "select booking_id, booking_date, start_time, end_time from booking.booking
+         where coach_id = $1 and booking_date between $2 and $3
+           and status in ('pending', 'confirmed')
+           and not (status = 'pending' and expires_at <= $4)
+         order by booking_date, start_time, booking_id",
+    )
+    .bind(coach_id.0)
+    .bind(from)
+    .bind(to)
+    .bind(now)
+    .fetch_all(db)
+    .await?)
+}
+
 /// One booking, locked until the transaction ends: a person's move and the scheduler's wait for
 /// each other, so each sees what the other did.
 pub async fn lock_booking(tx: &mut PgConnection, booking_id: BookingId) -> Result<Option<BookingRow>, Error> {
@@ -257,6 +300,22 @@ pub async fn set_status(
     .bind(cancellation.reason.as_deref())
     .bind(cancellation.late)
     .bind(now)
+    .fetch_one(tx)
+    .await?)
+}
+
+/// Records on a (locked, cancelled) booking the booking it was moved to.
+pub async fn set_rescheduled_to(
+    tx: &mut PgConnection,
+    booking_id: BookingId,
+    to: BookingId,
+) -> Result<BookingRow, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "update booking.booking set rescheduled_to = $2 where booking_id = $1 returning ",
+        booking_columns!()
+    ))
+    .bind(booking_id.0)
+    .bind(to.0)
     .fetch_one(tx)
     .await?)
 }

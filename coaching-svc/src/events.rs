@@ -40,6 +40,7 @@ pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<Applied, Error> {
     let locations = store::delete_locations_of(&mut *tx, coach_id).await?;
     let profiles = store::delete_profile(&mut *tx, coach_id).await?;
     store::delete_booking_policy(&mut *tx, coach_id).await?;
+    store::delete_time_off_of(&mut *tx, coach_id).await?;
     tx.commit().await?;
     tracing::info!(
         event_id = %envelope.event_id,

@@ -3,9 +3,10 @@
 //! Who may call what (the gateway gates routes too; this is the second line):
 //! - coach only, on their own data: create/update profile, list own and create locations,
 //!   create and delete slots;
-//! - coach only, on their own data: set the booking policy;
+//! - coach only, on their own data: set the booking policy; add, list and remove time off;
 //! - any signed-in caller: a coach's profile, locations, slots, location count and booking policy;
-//! - anyone: the directory, its searches, geocoding and `GetSlot` (booking-svc's snapshot).
+//! - anyone: the directory, its searches, geocoding, `GetSlot` and `GetCoachSchedule` (what
+//!   booking-svc books and computes the bookable calendar with).
 
 use chrono::Utc;
 use platform::auth::{self, Role};
@@ -15,11 +16,11 @@ use tonic::{Request, Response, Status};
 
 use crate::{
     domain::{
-        BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, ProfileFields,
-        earliest_date, format_time, location_zone, parse_id, round_miles, state_forms,
+        BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, NewTimeOff, ProfileFields,
+        earliest_date, format_time, location_zone, parse_date, parse_id, round_miles, state_forms,
     },
     error::Error,
-    store::{self, ListingRow, LocationRow, ProfileRow, SlotRow, SlotSnapshot},
+    store::{self, ListingRow, LocationRow, ProfileRow, SlotRow, SlotSnapshot, TimeOffRow},
     zones::derived_zone,
 };
 
@@ -114,20 +115,49 @@ impl From<BookingPolicy> for pb::BookingPolicy {
     }
 }
 
+impl From<TimeOffRow> for pb::TimeOff {
+    fn from(row: TimeOffRow) -> Self {
+        pb::TimeOff {
+            time_off_id: row.time_off_id.to_string(),
+            coach_id: row.coach_id.to_string(),
+            start_date: row.start_date.format("%Y-%m-%d").to_string(),
+            end_date: row.end_date.format("%Y-%m-%d").to_string(),
+            reason: row.reason,
+        }
+    }
+}
+
+/// The slot's place decides its zone; a slot without one is in its coach's zone.
+fn snapshot_zone(snapshot: &SlotSnapshot) -> String {
+    match &snapshot.location {
+        Some(location) => zone_of(location),
+        None => snapshot
+            .profile_zone
+            .clone()
+            .unwrap_or_else(|| ProfileFields::NEW_PROFILE_ZONE.name().to_owned()),
+    }
+}
+
 impl From<SlotSnapshot> for pb::GetSlotResponse {
     fn from(snapshot: SlotSnapshot) -> Self {
-        // The slot's place decides its zone; a slot without one is in its coach's zone.
-        let time_zone = match &snapshot.location {
-            Some(location) => zone_of(location),
-            None => snapshot
-                .profile_zone
-                .unwrap_or_else(|| ProfileFields::NEW_PROFILE_ZONE.name().to_owned()),
-        };
+        let time_zone = snapshot_zone(&snapshot);
         pb::GetSlotResponse {
             slot: Some(snapshot.slot.into()),
             location_name: snapshot.location.map(|l| l.name),
             time_zone,
             policy: Some(snapshot.policy.unwrap_or_default().into()),
+            time_off: snapshot.time_off.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<SlotSnapshot> for pb::ScheduledSlot {
+    fn from(snapshot: SlotSnapshot) -> Self {
+        let time_zone = snapshot_zone(&snapshot);
+        pb::ScheduledSlot {
+            slot: Some(snapshot.slot.into()),
+            location_name: snapshot.location.map(|l| l.name),
+            time_zone,
         }
     }
 }
@@ -409,6 +439,74 @@ impl Coaching for CoachingService {
         let saved = store::upsert_booking_policy(&self.db, caller.user_id, &policy).await?;
         Ok(Response::new(pb::UpdateBookingPolicyResponse {
             policy: Some(saved.into()),
+        }))
+    }
+
+    async fn create_time_off(
+        &self,
+        request: Request<pb::CreateTimeOffRequest>,
+    ) -> Result<Response<pb::CreateTimeOffResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let r = request.into_inner();
+        let off = NewTimeOff::parse(
+            &r.start_date,
+            &r.end_date,
+            r.reason.as_deref(),
+            earliest_date(Utc::now()),
+        )?;
+        let row = store::insert_time_off(&self.db, caller.user_id, &off).await?;
+        Ok(Response::new(pb::CreateTimeOffResponse {
+            time_off: Some(row.into()),
+        }))
+    }
+
+    async fn list_my_time_off(
+        &self,
+        request: Request<pb::ListMyTimeOffRequest>,
+    ) -> Result<Response<pb::ListMyTimeOffResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let rows = store::time_off_between(
+            &self.db,
+            caller.user_id,
+            earliest_date(Utc::now()),
+            chrono::NaiveDate::MAX,
+        )
+        .await?;
+        Ok(Response::new(pb::ListMyTimeOffResponse {
+            time_off: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn delete_time_off(
+        &self,
+        request: Request<pb::DeleteTimeOffRequest>,
+    ) -> Result<Response<pb::DeleteTimeOffResponse>, Status> {
+        let caller = auth::require_role(&request, &[Role::Coach])?;
+        let time_off_id = parse_id(&request.get_ref().time_off_id, "exception_id")?;
+        if !store::delete_time_off(&self.db, caller.user_id, time_off_id).await? {
+            // Another coach's time off gets the same answer as a missing one, and stays.
+            return Err(Error::NotFound("you have no time off with this id".into()).into());
+        }
+        Ok(Response::new(pb::DeleteTimeOffResponse {}))
+    }
+
+    async fn get_coach_schedule(
+        &self,
+        request: Request<pb::GetCoachScheduleRequest>,
+    ) -> Result<Response<pb::GetCoachScheduleResponse>, Status> {
+        let r = request.into_inner();
+        let coach_id = parse_id(&r.coach_id, "coach_id")?;
+        let from = parse_date(&r.from, "from")?;
+        let to = parse_date(&r.to, "to")?;
+        // Two statements, whatever the range: the slots (with place, zone and policy), and the
+        // time off that meets the range.
+        let slots = store::schedule(&self.db, coach_id).await?;
+        let time_off = store::time_off_between(&self.db, coach_id, from, to).await?;
+        let policy = slots.first().and_then(|s| s.policy).unwrap_or_default();
+        Ok(Response::new(pb::GetCoachScheduleResponse {
+            slots: slots.into_iter().map(Into::into).collect(),
+            policy: Some(policy.into()),
+            time_off: time_off.into_iter().map(Into::into).collect(),
         }))
     }
 }

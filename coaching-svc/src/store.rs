@@ -10,8 +10,8 @@ use uuid::Uuid;
 
 use crate::{
     domain::{
-        BookingPolicy, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, ProfileFields,
-        SlotKind, SphereBox,
+        BookingPolicy, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, NewTimeOff,
+        ProfileFields, SlotKind, SphereBox,
     },
     error::Error,
 };
@@ -384,6 +384,78 @@ pub async fn delete_slot(db: impl PgExecutor<'_>, coach_id: Uuid, slot_id: Uuid)
     Ok(result.rows_affected() > 0)
 }
 
+/// A time_off row.
+#[derive(Clone, Debug, FromRow)]
+pub struct TimeOffRow {
+    pub time_off_id: Uuid,
+    pub coach_id: Uuid,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    pub reason: Option<String>,
+}
+
+/// Saves a coach's time off.
+pub async fn insert_time_off(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    off: &NewTimeOff,
+) -> Result<TimeOffRow, Error> {
+    Ok(sqlx::query_as::<_, TimeOffRow>(
+        "insert into coaching.time_off (time_off_id, coach_id, start_date, end_date, reason)
+         values ($1, $2, $3, $4, $5)
+         returning time_off_id, coach_id, start_date, end_date, reason",
+    )
+    .bind(Uuid::now_v7())
+    .bind(coach_id)
+    .bind(off.start_date)
+    .bind(off.end_date)
+    .bind(off.reason.as_deref())
+    .fetch_one(db)
+    .await?)
+}
+
+/// A coach's time off that ends on or after `from` and starts on or before `to`, soonest first.
+pub async fn time_off_between(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<TimeOffRow>, Error> {
+    Ok(sqlx::query_as::<_, TimeOffRow>(
+        "select time_off_id, coach_id, start_date, end_date, reason from coaching.time_off
+         where coach_id = $1 and end_date >= $2 and start_date <= $3
+         order by start_date, end_date, time_off_id",
+    )
+    .bind(coach_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Deletes the coach's own time off; false when the coach has none with this id.
+pub async fn delete_time_off(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    time_off_id: Uuid,
+) -> Result<bool, Error> {
+    let result = sqlx::query("delete from coaching.time_off where time_off_id = $1 and coach_id = $2")
+        .bind(time_off_id)
+        .bind(coach_id)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() > 0)
+}
+
+/// Deletes every time off of a coach (one who is gone).
+pub async fn delete_time_off_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<u64, Error> {
+    Ok(sqlx::query("delete from coaching.time_off where coach_id = $1")
+        .bind(coach_id)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
 /// What booking-svc reads with a slot: its location (when it has one), its coach's profile zone
 /// (when they have a profile) and its coach's policy (None: the defaults).
 #[derive(Clone, Debug)]
@@ -392,30 +464,98 @@ pub struct SlotSnapshot {
     pub location: Option<LocationRow>,
     pub profile_zone: Option<String>,
     pub policy: Option<BookingPolicy>,
+    /// The coach's time off that has not ended (GetSlot; empty in a schedule, which reads it apart).
+    pub time_off: Vec<TimeOffRow>,
 }
 
-/// A slot with its location, its coach's profile zone and policy, in one statement.
-pub async fn slot_snapshot(db: impl PgExecutor<'_>, slot_id: Uuid) -> Result<Option<SlotSnapshot>, Error> {
-    let row = sqlx::query(
-        "select s.slot_id, s.coach_id, s.slot_type, s.day_of_week, s.specific_date, s.start_time,
-                s.end_time, s.location_id,
-                l.name, l.address, l.court_number, l.city, l.state, l.latitude, l.longitude,
-                l.time_zone, p.time_zone as profile_zone,
-                bp.min_notice_minutes, bp.max_advance_days, bp.response_window_minutes,
-                bp.cancellation_window_minutes
-         from coaching.slot s
+/// The columns of a slot with its location, its coach's profile zone and policy.
+macro_rules! snapshot_columns {
+    () => {
+        "s.slot_id, s.coach_id, s.slot_type, s.day_of_week, s.specific_date, s.start_time,
+         s.end_time, s.location_id,
+         l.name, l.address, l.court_number, l.city, l.state, l.latitude, l.longitude,
+         l.time_zone, p.time_zone as profile_zone,
+         bp.min_notice_minutes, bp.max_advance_days, bp.response_window_minutes,
+         bp.cancellation_window_minutes"
+    };
+}
+
+macro_rules! snapshot_joins {
+    () => {
+        " from coaching.slot s
          left join coaching.location l on l.location_id = s.location_id
          left join coaching.coach_profile p on p.coach_id = s.coach_id
-         left join coaching.booking_policy bp on bp.coach_id = s.coach_id
-         where s.slot_id = $1",
-    )
+         left join coaching.booking_policy bp on bp.coach_id = s.coach_id"
+    };
+}
+
+/// A slot with its location, its coach's profile zone, policy and time off that has not ended
+/// (from yesterday in UTC on: today somewhere on earth), in one statement.
+pub async fn slot_snapshot(db: impl PgExecutor<'_>, slot_id: Uuid) -> Result<Option<SlotSnapshot>, Error> {
+    let row = sqlx::query(concat!(
+        "select ",
+        snapshot_columns!(),
+        ",
+         array(select t.time_off_id from coaching.time_off t
+               where t.coach_id = s.coach_id and t.end_date >= current_date - 1
+               order by t.start_date, t.time_off_id) as off_ids,
+         array(select t.start_date from coaching.time_off t
+               where t.coach_id = s.coach_id and t.end_date >= current_date - 1
+               order by t.start_date, t.time_off_id) as off_starts,
+         array(select t.end_date from coaching.time_off t
+               where t.coach_id = s.coach_id and t.end_date >= current_date - 1
+               order by t.start_date, t.time_off_id) as off_ends,
+         array(select t.reason from coaching.time_off t
+               where t.coach_id = s.coach_id and t.end_date >= current_date - 1
+               order by t.start_date, t.time_off_id) as off_reasons",
+        snapshot_joins!(),
+        " where s.slot_id = $1"
+    ))
     .bind(slot_id)
     .fetch_optional(db)
     .await?;
     let Some(row) = row else {
         return Ok(None);
     };
-    let slot = SlotRow::from_row(&row)?;
+    let ids: Vec<Uuid> = row.try_get("off_ids")?;
+    let starts: Vec<NaiveDate> = row.try_get("off_starts")?;
+    let ends: Vec<NaiveDate> = row.try_get("off_ends")?;
+    let reasons: Vec<Option<String>> = row.try_get("off_reasons")?;
+    let coach_id: Uuid = row.try_get("coach_id")?;
+    let time_off = ids
+        .into_iter()
+        .zip(starts)
+        .zip(ends)
+        .zip(reasons)
+        .map(|(((time_off_id, start_date), end_date), reason)| TimeOffRow {
+            time_off_id,
+            coach_id,
+            start_date,
+            end_date,
+            reason,
+        })
+        .collect();
+    snapshot_of(&row, time_off).map(Some)
+}
+
+/// A coach's slots, each with its location (when it has one), the coach's profile zone and
+/// policy: what the bookable calendar needs of coaching, in one statement. The profile zone and
+/// policy repeat on every row; a coach without slots gets no rows (and needs none).
+pub async fn schedule(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Vec<SlotSnapshot>, Error> {
+    let rows = sqlx::query(concat!(
+        "select ",
+        snapshot_columns!(),
+        snapshot_joins!(),
+        " where s.coach_id = $1 order by s.slot_id"
+    ))
+    .bind(coach_id)
+    .fetch_all(db)
+    .await?;
+    rows.iter().map(|row| snapshot_of(row, Vec::new())).collect()
+}
+
+fn snapshot_of(row: &sqlx::postgres::PgRow, time_off: Vec<TimeOffRow>) -> Result<SlotSnapshot, Error> {
+    let slot = SlotRow::from_row(row)?;
     let location = match (slot.location_id, row.try_get::<Option<String>, _>("name")?) {
         (Some(location_id), Some(name)) => Some(LocationRow {
             location_id,
@@ -440,12 +580,13 @@ pub async fn slot_snapshot(db: impl PgExecutor<'_>, slot_id: Uuid) -> Result<Opt
         (Some(a), Some(b), Some(c), Some(d)) => Some(policy_of((a, b, c, d))),
         _ => None,
     };
-    Ok(Some(SlotSnapshot {
+    Ok(SlotSnapshot {
         slot,
         location,
         profile_zone: row.try_get("profile_zone")?,
         policy,
-    }))
+        time_off,
+    })
 }
 
 /// The whole directory, oldest profile first, in one statement.

@@ -24,12 +24,12 @@ use uuid::Uuid;
 use crate::{
     calendar,
     domain::{
-        CourtTime, GymProfileFields, NewCourt, NewLocation, ReservationStatus, earliest_open_date,
-        ensure_not_started, ensure_requestable, format_date, format_time, parse_reason,
+        CourtTime, GymProfileFields, NewClosure, NewCourt, NewLocation, ReservationStatus, closed_sentence,
+        earliest_open_date, ensure_not_started, ensure_requestable, format_date, format_time, parse_reason,
     },
     error::Error,
     outbox::{self, Transition},
-    store::{self, AvailabilityRow, CourtRow, LocationRow, ProfileRow, ReservationRow},
+    store::{self, AvailabilityRow, ClosureRow, CourtRow, LocationRow, ProfileRow, ReservationRow},
 };
 
 /// The state every RPC shares.
@@ -139,6 +139,18 @@ impl From<ReservationRow> for pb::CourtReservation {
     }
 }
 
+impl From<ClosureRow> for pb::Closure {
+    fn from(row: ClosureRow) -> Self {
+        pb::Closure {
+            closure_id: row.closure_id.to_string(),
+            location_id: row.location_id.to_string(),
+            start_date: format_date(row.start_date),
+            end_date: format_date(row.end_date),
+            reason: row.reason,
+        }
+    }
+}
+
 fn profile_fields(fields: Option<pb::GymProfileFields>) -> Result<GymProfileFields, Error> {
     let fields = fields.unwrap_or_default();
     GymProfileFields::parse(&fields.gym_name, &fields.description, &fields.phone)
@@ -192,6 +204,12 @@ impl GymService {
             .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
         let instants = state.instants();
         ensure_requestable(&instants, state.is_reserved, state.withdrawn, self.clock.now())?;
+        if let Some(closed) = store::closure_on(&mut *tx, availability_id).await? {
+            return Err(Error::Precondition(format!(
+                "{}; please choose court time on another date",
+                closed_sentence(closed.start_date, closed.end_date, closed.reason.as_deref())
+            )));
+        }
         let reservation_id =
             store::insert_reservation(&mut *tx, availability_id, coach.user_id, instants.starts_at).await?;
         let row = store::reservation(&mut *tx, reservation_id)
@@ -609,6 +627,70 @@ impl Gym for GymService {
         Ok(Response::new(pb::ListCalendarReservationsResponse {
             reservations: rows.into_iter().map(Into::into).collect(),
         }))
+    }
+
+    async fn create_closure(
+        &self,
+        request: Request<pb::CreateClosureRequest>,
+    ) -> Result<Response<pb::CreateClosureResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let r = request.into_inner();
+        let location_id = parse_id(&r.location_id, "location_id")?;
+        let closure = NewClosure::parse(&r.start_date, &r.end_date, r.reason.as_deref(), self.today())?;
+        let mut tx = self.db.begin().await.map_err(Error::from)?;
+        match store::lock_location(&mut *tx, location_id).await? {
+            None => return Err(Error::NotFound(NO_LOCATION.into()).into()),
+            Some(owner) if owner != gym.user_id => {
+                return Err(Error::Forbidden("this location belongs to another gym".into()).into());
+            }
+            Some(_) => {}
+        }
+        let row = store::insert_closure(&mut *tx, location_id, &closure).await?;
+        let reason = closure.denial();
+        let denied = store::deny_pending_at(
+            &mut *tx,
+            location_id,
+            closure.start_date,
+            closure.end_date,
+            &reason,
+        )
+        .await?;
+        let rows = Self::rows(&mut tx, &denied).await?;
+        outbox::record(&mut tx, &Transition::Denied { reason: Some(reason) }, &rows).await?;
+        tx.commit().await.map_err(Error::from)?;
+        if !denied.is_empty() {
+            self.outbox_wake.notify_one();
+        }
+        Ok(Response::new(pb::CreateClosureResponse {
+            closure: Some(row.into()),
+            denied_reservation_ids: denied.iter().map(Uuid::to_string).collect(),
+        }))
+    }
+
+    async fn list_closures(
+        &self,
+        request: Request<pb::ListClosuresRequest>,
+    ) -> Result<Response<pb::ListClosuresResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let location_id = parse_id(&request.get_ref().location_id, "location_id")?;
+        self.own_location(&gym, location_id).await?;
+        let rows = store::closures_of(&self.db, location_id, self.today()).await?;
+        Ok(Response::new(pb::ListClosuresResponse {
+            closures: rows.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    async fn delete_closure(
+        &self,
+        request: Request<pb::DeleteClosureRequest>,
+    ) -> Result<Response<pb::DeleteClosureResponse>, Status> {
+        let gym = auth::require_role(&request, &[Role::Gym])?;
+        let closure_id = parse_id(&request.get_ref().closure_id, "closure_id")?;
+        if !store::delete_closure(&self.db, gym.user_id, closure_id).await? {
+            // Another gym's closure gets the same answer as a missing one, and stays.
+            return Err(Error::NotFound("your locations have no closure with this id".into()).into());
+        }
+        Ok(Response::new(pb::DeleteClosureResponse {}))
     }
 }
 

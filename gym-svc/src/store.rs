@@ -599,6 +599,10 @@ pub async fn listed_open_availability(
              join gym.court_availability a on a.court_id = c.court_id
              where c.location_id = l.location_id
                and not a.withdrawn and not a.is_reserved and a.date >= $2
+               and not exists (
+                   select 1 from gym.closure z
+                   where z.location_id = l.location_id and a.date between z.start_date and z.end_date
+               )
          ) o on true
          where l.location_id = $1 and not l.delisted
          order by o.date, o.start_time, o.court_name, o.availability_id",
@@ -638,7 +642,9 @@ pub async fn availability_for_request(
     availability_id: Uuid,
 ) -> Result<Option<AvailabilityState>, Error> {
     Ok(
-        sqlx::query_as::<_, AvailabilityState>(concat!(availability_state!(), " for share of a"))
+        // The location too: a closure being made (which locks it for update) and a request wait
+        // for each other, so no request slips onto the dates of a closure as it is made.
+        sqlx::query_as::<_, AvailabilityState>(concat!(availability_state!(), " for share of a, l"))
             .bind(availability_id)
             .fetch_optional(db)
             .await?,
@@ -949,4 +955,118 @@ pub async fn cancel_coach_pending(db: impl PgExecutor<'_>, coach_id: Uuid) -> Re
     .bind(coach_id)
     .fetch_all(db)
     .await?)
+}
+
+// Closures.
+
+/// A closure row.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ClosureRow {
+    pub closure_id: Uuid,
+    pub location_id: Uuid,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    pub reason: Option<String>,
+}
+
+/// The gym of a listed location, its row locked until the transaction ends (a closure being made:
+/// requests at the location wait for it).
+pub async fn lock_location(db: impl PgExecutor<'_>, location_id: Uuid) -> Result<Option<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "select gym_id from gym.gym_location where location_id = $1 and not delisted for update",
+    )
+    .bind(location_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn insert_closure(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+    closure: &crate::domain::NewClosure,
+) -> Result<ClosureRow, Error> {
+    Ok(sqlx::query_as::<_, ClosureRow>(
+        "insert into gym.closure (closure_id, location_id, start_date, end_date, reason)
+         values ($1, $2, $3, $4, $5)
+         returning closure_id, location_id, start_date, end_date, reason",
+    )
+    .bind(Uuid::now_v7())
+    .bind(location_id)
+    .bind(closure.start_date)
+    .bind(closure.end_date)
+    .bind(closure.reason.as_deref())
+    .fetch_one(db)
+    .await?)
+}
+
+/// Denies every request pending on court time of the location from `start` to `end`, with
+/// `reason`; answers their ids.
+pub async fn deny_pending_at(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+    start: NaiveDate,
+    end: NaiveDate,
+    reason: &str,
+) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "update gym.court_reservation r
+         set status = 'denied', cancellation_reason = $4, updated_at = now()
+         from gym.court_availability a
+         join gym.court c on c.court_id = a.court_id
+         where r.availability_id = a.availability_id and c.location_id = $1
+           and a.date between $2 and $3 and r.status = 'pending'
+         returning r.reservation_id",
+    )
+    .bind(location_id)
+    .bind(start)
+    .bind(end)
+    .bind(reason)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A location's closures that end on or after `from`, soonest first.
+pub async fn closures_of(
+    db: impl PgExecutor<'_>,
+    location_id: Uuid,
+    from: NaiveDate,
+) -> Result<Vec<ClosureRow>, Error> {
+    Ok(sqlx::query_as::<_, ClosureRow>(
+        "select closure_id, location_id, start_date, end_date, reason from gym.closure
+         where location_id = $1 and end_date >= $2
+         order by start_date, end_date, closure_id",
+    )
+    .bind(location_id)
+    .bind(from)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The closure of an availability's location that covers its date, if any.
+pub async fn closure_on(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<Option<ClosureRow>, Error> {
+    Ok(sqlx::query_as::<_, ClosureRow>(
+        "select z.closure_id, z.location_id, z.start_date, z.end_date, z.reason
+         from gym.court_availability a
+         join gym.court c on c.court_id = a.court_id
+         join gym.closure z on z.location_id = c.location_id
+              and a.date between z.start_date and z.end_date
+         where a.availability_id = $1
+         order by z.start_date limit 1",
+    )
+    .bind(availability_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Deletes a closure of one of `gym_id`'s locations; false when it has none with this id.
+pub async fn delete_closure(db: impl PgExecutor<'_>, gym_id: Uuid, closure_id: Uuid) -> Result<bool, Error> {
+    let result = sqlx::query(
+        "delete from gym.closure z using gym.gym_location l
+         where z.closure_id = $1 and l.location_id = z.location_id and l.gym_id = $2",
+    )
+    .bind(closure_id)
+    .bind(gym_id)
+    .execute(db)
+    .await?;
+    Ok(result.rows_affected() > 0)
 }

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Session;
+use super::{Session, Unbookable};
 use crate::error::Error;
 
 /// The limits a coach sets on bookings of their slots.
@@ -43,31 +43,48 @@ impl Policy {
         }
     }
 
-    /// Ok when `session` may be booked at `now`: it has not started, it starts at least the
-    /// minimum notice from now and no more than the maximum days ahead. Each refusal is a 409
-    /// whose detail names the limit.
-    pub fn check_bookable(&self, session: &Session, now: DateTime<Utc>) -> Result<(), Error> {
-        let when = session.describe();
+    /// Why the policy (or the clock) does not let `session` be booked at `now`: it has started,
+    /// it starts sooner than the minimum notice, or later than the maximum days ahead. None when
+    /// it may be booked. The bookable calendar and [`Policy::check_bookable`] both ask this.
+    pub fn judge(&self, session: &Session, now: DateTime<Utc>) -> Option<Unbookable> {
         if session.starts_at <= now {
-            return Err(Error::Refused(format!(
-                "this session ({when}) has already started or is over; please choose a later date"
-            )));
+            Some(Unbookable::Past)
+        } else if session.starts_at < now + self.min_notice {
+            Some(Unbookable::TooSoon)
+        } else if session.starts_at > now + Duration::days(self.max_advance_days) {
+            Some(Unbookable::TooFar)
+        } else {
+            None
         }
-        if session.starts_at < now + self.min_notice {
-            return Err(Error::Refused(format!(
+    }
+
+    /// Ok when `session` may be booked at `now`; each refusal is a 409 whose detail names the
+    /// limit.
+    pub fn check_bookable(&self, session: &Session, now: DateTime<Utc>) -> Result<(), Error> {
+        match self.judge(session, now) {
+            None => Ok(()),
+            Some(why) => Err(self.refusal(why, session)),
+        }
+    }
+
+    /// The 409 that says why `session` cannot be booked under this policy.
+    pub fn refusal(&self, why: Unbookable, session: &Session) -> Error {
+        let when = session.describe();
+        Error::Refused(match why {
+            Unbookable::TooSoon => format!(
                 "this coach asks to be booked at least {} ahead, and this session ({when}) starts \
                  sooner than that; please choose a later date",
                 span(self.min_notice)
-            )));
-        }
-        if session.starts_at > now + Duration::days(self.max_advance_days) {
-            return Err(Error::Refused(format!(
+            ),
+            Unbookable::TooFar => format!(
                 "this coach takes bookings at most {} ahead, and this session ({when}) is further \
                  away; please choose an earlier date",
                 days(self.max_advance_days)
-            )));
-        }
-        Ok(())
+            ),
+            Unbookable::Past | Unbookable::TimeOff | Unbookable::Booked => {
+                format!("this session ({when}) has already started or is over; please choose a later date")
+            }
+        })
     }
 
     /// When a booking made at `created_at` of a session starting at `starts_at` expires if nobody

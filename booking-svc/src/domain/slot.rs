@@ -3,7 +3,7 @@
 use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
 use platform::instants::Zone;
 
-use super::{BookingDate, CoachId, Policy, Session, SlotId, date::parse_date};
+use super::{BookingDate, CoachId, Policy, Session, SlotId, TimeOff, date::parse_date};
 use crate::error::Error;
 
 /// When a slot happens.
@@ -44,7 +44,8 @@ impl SlotWhen {
     }
 }
 
-/// A slot with what a booking snapshots of it, and the coach's policy it is booked under.
+/// A slot with what a booking snapshots of it, and the coach's policy and time off it is booked
+/// under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub slot_id: SlotId,
@@ -57,6 +58,8 @@ pub struct Slot {
     /// The zone of its place (its location's, or the coach profile's when it has none).
     pub time_zone: Zone,
     pub policy: Policy,
+    /// The coach's time off that has not ended (every date of it refuses bookings).
+    pub time_off: Vec<TimeOff>,
 }
 
 impl Slot {
@@ -105,6 +108,7 @@ mod tests {
             location_name: String::new(),
             time_zone: "America/Chicago".parse().unwrap(),
             policy: Policy::default(),
+            time_off: Vec::new(),
         }
     }
 

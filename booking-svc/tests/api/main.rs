@@ -1,6 +1,7 @@
 //! booking-svc's gRPC API against a real PostgreSQL (a fresh database per test) and the real
 //! coaching-svc, both started in-process on free ports.
 
+mod bookable;
 mod calendar;
 mod count;
 mod create;
@@ -11,6 +12,7 @@ mod list;
 mod migration;
 mod ops;
 mod policy;
+mod reschedule;
 mod scheduler;
 mod slots;
 mod transitions;

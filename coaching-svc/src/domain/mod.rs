@@ -1,4 +1,4 @@
-//! coaching's rules: what a valid profile, location, slot and booking policy are, nearby-search
+//! coaching's rules: what a valid profile, location, slot, booking policy and time off are, nearby-search
 //! geometry, and a location's time zone (the bundled gazetteer of US places is
 //! `platform::places`). No sqlx, no tonic.
 
@@ -8,6 +8,7 @@ mod policy;
 mod profile;
 mod slot;
 mod text;
+mod time_off;
 
 pub use geo::{EARTH_RADIUS_MILES, NearbyQuery, SphereBox, round_miles};
 pub use location::{Coordinates, NewLocation, location_zone};
@@ -15,6 +16,7 @@ pub use platform::places::{Gazetteer, state_forms};
 pub use policy::BookingPolicy;
 pub use profile::ProfileFields;
 pub use slot::{NewSlot, SlotKind, earliest_date, format_time};
+pub use time_off::{NewTimeOff, parse_date};
 
 use uuid::Uuid;
 

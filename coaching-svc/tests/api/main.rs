@@ -9,4 +9,5 @@ mod policy;
 mod profile;
 mod search;
 mod slots;
+mod time_off;
 mod zones;

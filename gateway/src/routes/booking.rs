@@ -65,6 +65,12 @@ pub struct Booking {
     pub cancelled_by: Option<String>,
     /// Why, when the one who cancelled said so.
     pub cancellation_reason: Option<String>,
+    /// The booking this one was moved from (a reschedule); null when none.
+    #[schema(format = Uuid)]
+    pub rescheduled_from: Option<String>,
+    /// The booking this one was moved to (this one is then cancelled); null when none.
+    #[schema(format = Uuid)]
+    pub rescheduled_to: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -76,6 +82,18 @@ pub struct BookingBody {
     #[schema(format = Uuid)]
     pub slot_id: String,
     /// YYYY-MM-DD: the slot's weekday (recurring) or its date (one-time), not in the past.
+    #[schema(format = Date)]
+    pub booking_date: String,
+}
+
+/// Where to move a booking: another slot of the same coach (or the same one) and a date.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"slot_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "booking_date": "2030-06-10"}))]
+pub struct RescheduleBody {
+    /// One of the booking's coach's slots.
+    #[schema(format = Uuid)]
+    pub slot_id: String,
+    /// YYYY-MM-DD: a date of that slot the coach takes bookings on.
     #[schema(format = Date)]
     pub booking_date: String,
 }
@@ -117,6 +135,8 @@ fn booking(b: pb::BookingRecord, names: &Names) -> Booking {
         late_cancellation: b.late_cancellation,
         cancelled_by: b.cancelled_by,
         cancellation_reason: b.cancellation_reason,
+        rescheduled_from: b.rescheduled_from,
+        rescheduled_to: b.rescheduled_to,
     }
 }
 
@@ -146,6 +166,32 @@ pub(crate) async fn create_booking(
         booking_date: body.booking_date,
     };
     let reply = call::write!(state, booking.create_booking, Some(&session), message).await?;
+    let booking = one(&state, &session, reply.booking).await?;
+    Ok((StatusCode::CREATED, axum::Json(booking)))
+}
+
+/// Move one of the client's pending or confirmed bookings that has not started to another slot of
+/// the same coach and a date, in one step: the answer is the new booking (pending, with
+/// `rescheduled_from`); the old one is cancelled by the client (a late cancellation when a cancel
+/// now would be) with `rescheduled_to`. When the new slot and date cannot be booked, nothing
+/// changes.
+#[utoipa::path(post, path = "/bookings/{booking_id}/reschedule", tag = "booking", request_body = RescheduleBody,
+    params(("booking_id" = String, Path, format = Uuid, description = "The booking to move")),
+    responses((status = 201, description = "Moved: the new booking, pending the coach's approval", body = Booking),
+              (status = 404, description = "No such booking of yours, or no such slot", body = crate::error::ErrorBody),
+              (status = 409, description = "The booking can no longer be cancelled, or the new slot and date cannot be booked (taken, time off, too soon, too far, past)", body = crate::error::ErrorBody)))]
+pub(crate) async fn reschedule_booking(
+    State(state): State<AppState>,
+    session: Session,
+    PathId(booking_id): PathId,
+    Json(body): Json<RescheduleBody>,
+) -> Result<(StatusCode, axum::Json<Booking>), ApiError> {
+    let message = pb::RescheduleBookingRequest {
+        booking_id,
+        slot_id: body.slot_id,
+        booking_date: body.booking_date,
+    };
+    let reply = call::write!(state, booking.reschedule_booking, Some(&session), message).await?;
     let booking = one(&state, &session, reply.booking).await?;
     Ok((StatusCode::CREATED, axum::Json(booking)))
 }

@@ -147,9 +147,17 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::DELETE, "/availability/{slot_id}", &[Data::Coaching]),
     // booking-svc reads the policy with the slot, under coaching's stamp.
     (Method::PUT, "/coach/policy", &[Data::Coaching]),
+    // booking-svc reads the coach's time off with the slot, under coaching's stamp.
+    (Method::POST, "/coach/exceptions", &[Data::Coaching]),
+    (
+        Method::DELETE,
+        "/coach/exceptions/{exception_id}",
+        &[Data::Coaching],
+    ),
     // Bookings and court reservations are never remembered.
     (Method::POST, "/bookings", &[]),
     (Method::PATCH, "/bookings/{booking_id}/cancel", &[]),
+    (Method::POST, "/bookings/{booking_id}/reschedule", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/approve", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/deny", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/cancel", &[]),
@@ -159,6 +167,9 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/gym/locations", &[]),
     (Method::POST, "/gym/locations/{location_id}/courts", &[Data::Gym]),
     (Method::POST, "/gym/court-availability", &[]),
+    // Open court time and requests are never remembered.
+    (Method::POST, "/gym/locations/{location_id}/closures", &[]),
+    (Method::DELETE, "/gym/closures/{closure_id}", &[]),
     (Method::PATCH, "/gym/reservations/{reservation_id}/approve", &[]),
     (Method::PATCH, "/gym/reservations/{reservation_id}/deny", &[]),
     (Method::PATCH, "/gym/reservations/{reservation_id}/cancel", &[]),

@@ -9,6 +9,7 @@
 pub mod admin;
 pub mod auth;
 mod authorize;
+pub mod bookable;
 pub mod booking;
 pub mod cache;
 pub mod calendar;
@@ -103,9 +104,14 @@ pub fn table() -> Vec<Route> {
         route(COACH, routes!(coaching::policy::own_policy)),
         route(COACH, routes!(coaching::policy::update_policy)),
         route(SIGNED_IN, routes!(coaching::policy::coach_policy)),
+        route(COACH, routes!(coaching::time_off::create_time_off)),
+        route(COACH, routes!(coaching::time_off::list_time_off)),
+        route(COACH, routes!(coaching::time_off::delete_time_off)),
+        route(SIGNED_IN, routes!(bookable::coach_calendar)),
         route(CLIENT, routes!(booking::create_booking)),
         route(CLIENT_OR_COACH, routes!(booking::list_bookings)),
         route(CLIENT, routes!(booking::cancel_booking)),
+        route(CLIENT, routes!(booking::reschedule_booking)),
         route(COACH, routes!(booking::approve_booking)),
         route(COACH, routes!(booking::deny_booking)),
         route(COACH, routes!(booking::coach_cancel_booking)),
@@ -120,6 +126,9 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(gym::availability::open_availability)),
         route(GYM, routes!(gym::availability::list_availability)),
         route(GYM, routes!(gym::availability::create_availability)),
+        route(GYM, routes!(gym::closures::create_closure)),
+        route(GYM, routes!(gym::closures::list_closures)),
+        route(GYM, routes!(gym::closures::delete_closure)),
         route(GYM, routes!(gym::reservations::pending_reservations)),
         route(GYM, routes!(gym::reservations::approve_reservation)),
         route(GYM, routes!(gym::reservations::deny_reservation)),

@@ -1,6 +1,7 @@
-//! gym's rules: what valid profiles, locations, courts and court times are, when a court time is
+//! gym's rules: what valid profiles, locations, courts, court times and closures are, when a court time is
 //! open to requests, and how a reservation may move between states. No sqlx, no tonic.
 
+mod closure;
 mod court;
 mod location;
 mod profile;
@@ -8,6 +9,7 @@ mod reservation;
 mod schedule;
 mod text;
 
+pub use closure::{NewClosure, closed_sentence};
 pub use court::NewCourt;
 pub use location::NewLocation;
 pub use profile::GymProfileFields;

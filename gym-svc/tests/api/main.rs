@@ -3,6 +3,7 @@
 
 mod availability;
 mod calendar;
+mod closures;
 mod concurrency;
 mod courts;
 mod events;

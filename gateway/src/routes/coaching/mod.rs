@@ -7,6 +7,7 @@ pub mod locations;
 pub mod policy;
 pub mod profile;
 pub mod slots;
+pub mod time_off;
 
 /// An optional text input: blank means absent.
 fn blank_is_none(value: Option<String>) -> Option<String> {

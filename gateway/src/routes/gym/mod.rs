@@ -4,6 +4,7 @@
 //! gym-svc's own.
 
 pub mod availability;
+pub mod closures;
 pub mod courts;
 pub mod locations;
 pub mod profile;

@@ -1,6 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { BookingPolicyCard } from '@/features/booking/components/booking-policy-card';
 import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
+import { TimeOffCard } from '@/features/booking/components/time-off-card';
 import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
 import { AvailabilityCard } from '@/features/coaching/components/availability-card';
 import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
@@ -23,6 +24,7 @@ export default function CoachDashboardRoute() {
         <CoachLocationsCard />
         <BookingPolicyCard className="lg:col-span-2" />
         <AvailabilityCard className="lg:col-span-2" />
+        <TimeOffCard className="lg:col-span-2" />
         <ClientBookingsCard className="lg:col-span-2" />
         <BrowseGymLocationsCard />
         <CourtReservationsCard />

@@ -1,5 +1,6 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
+import { ClosuresCard } from '@/features/gym/components/closures-card';
 import { CourtAvailabilityCard } from '@/features/gym/components/court-availability-card';
 import { GymProfileCard } from '@/features/gym/components/gym-profile-card';
 import { LocationsCourtsCard } from '@/features/gym/components/locations-courts-card';
@@ -20,6 +21,7 @@ export default function GymDashboardRoute() {
         <GymProfileCard />
         <LocationsCourtsCard />
         <CourtAvailabilityCard className="lg:col-span-2" />
+        <ClosuresCard className="lg:col-span-2" />
         <CalendarSubscriptionCard />
       </div>
     </DashboardLayout>

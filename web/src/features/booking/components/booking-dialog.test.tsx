@@ -211,3 +211,57 @@ describe("the booking dialog under the coach's policy, in the place's zone", () 
     expect(await within(dialog).findByText('17:00 – 18:00 CDT')).toBeInTheDocument();
   });
 });
+
+describe("the booking dialog under the coach's bookable calendar", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+  });
+
+  const day = (date: string, slotId = 'weekly', reason: string | null = null) => ({
+    slot_id: slotId,
+    date,
+    start_time: '17:00',
+    end_time: '18:00',
+    time_zone: 'America/Chicago',
+    starts_at: `${date}T22:00:00Z`,
+    ends_at: `${date}T23:00:00Z`,
+    location_name: 'Eastside Rec',
+    bookable: reason === null,
+    reason,
+  });
+
+  it('disables the dates the calendar call refuses and says why on hover', async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0)); // Wednesday 12 March 2025
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({
+        'GET /availability/coach/coach-1': [slot({ slot_id: 'weekly', day_of_week: 'Friday' })],
+        'GET /availability/coach/coach-1/calendar': [
+          day('2025-03-14', 'weekly', 'booked'),
+          day('2025-03-21', 'weekly', 'time_off'),
+          day('2025-03-28'),
+        ],
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    const button = (date: string) =>
+      within(within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === date)!).getByRole(
+        'button',
+      );
+    await waitFor(() => expect(button('2025-03-14')).toBeDisabled());
+    expect(button('2025-03-14')).toHaveAttribute('title', 'Fully booked');
+    expect(button('2025-03-14')).toHaveAccessibleName(/Fully booked$/);
+    expect(button('2025-03-21')).toBeDisabled();
+    expect(button('2025-03-21')).toHaveAttribute('title', 'Coach away');
+    expect(button('2025-03-28')).toBeEnabled();
+    expect(within(dialog).getByRole('list', { name: 'Dates not available' })).toHaveTextContent(
+      'Fri, Mar 14, 2025: Fully booked' + 'Fri, Mar 21, 2025: Coach away',
+    );
+    const asked = calls.find((c) => c.path === '/availability/coach/coach-1/calendar')!;
+    expect([asked.query.get('from'), asked.query.get('to')]).toEqual(['2025-03-11', '2025-05-11']);
+  });
+});

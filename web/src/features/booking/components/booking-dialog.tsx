@@ -1,6 +1,6 @@
 import { CalendarDays, Clock, DollarSign, Info, Loader2, MapPin } from 'lucide-react';
 import * as React from 'react';
-import { DayPicker, type Modifiers } from 'react-day-picker';
+import { DayButton, DayPicker, type DayButtonProps, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -20,7 +20,9 @@ import { formatDisplayDate, formatLocalDate, startOfLocalDay, WEEKDAYS } from '@
 import { formatAmount } from '@/lib/format';
 import { browserTimeZone, formatTimeRange, zonedInstant } from '@/lib/zoned-time';
 import { createBooking } from '../api/create-booking';
+import { useCoachCalendar } from '../api/get-coach-calendar';
 import { useCoachPolicy } from '../api/get-coach-policy';
+import { calendarRange, unbookableDates } from '../utils/calendar-days';
 import { DEFAULT_POLICY, policyLines } from '../utils/booking-policy';
 import {
   dateProblem,
@@ -138,6 +140,20 @@ function BookingFormFields({
   const [date, setDate] = React.useState<Date | undefined>(first);
   const [submitting, setSubmitting] = React.useState(false);
   const lines = policyLines(limits.policy);
+  // The server's word on each date of this slot (taken, coach away, policy): what it calls
+  // bookable is what POST /bookings accepts. Unreadable, the slot's own rules still apply.
+  const range = React.useMemo(() => calendarRange(now), [now]);
+  const { data: calendar } = useCoachCalendar(coachId, range.from, range.to);
+  const unbookable = React.useMemo(() => unbookableDates(calendar, slot.slot_id), [calendar, slot.slot_id]);
+  // Hovering a date the calendar refuses says why.
+  const dayButton = React.useMemo(
+    () => ({
+      DayButton: (props: DayButtonProps) => (
+        <DayButton {...props} title={unbookable.get(props.day.isoDate) ?? props.title} />
+      ),
+    }),
+    [unbookable],
+  );
   const noDate = first === undefined;
   async function confirm() {
     if (!date) {
@@ -205,11 +221,28 @@ function BookingFormFields({
           defaultMonth={date ?? today}
           startMonth={today}
           endMonth={lastBookableDay(now, limits.policy)}
-          disabled={(day: Date) => dateProblem(slot, day, now, limits) !== null}
+          disabled={(day: Date) =>
+            dateProblem(slot, day, now, limits) !== null || unbookable.has(formatLocalDate(day))
+          }
           weekStartsOn={1}
-          labels={{ labelDayButton: dayButtonLabel }}
+          labels={{
+            labelDayButton: (day: Date, modifiers: Modifiers) => {
+              const why = unbookable.get(formatLocalDate(day));
+              return why ? `${dayButtonLabel(day, modifiers)}, ${why}` : dayButtonLabel(day, modifiers);
+            },
+          }}
+          components={dayButton}
         />
       </div>
+      {unbookable.size > 0 ? (
+        <ul aria-label="Dates not available" className="grid gap-0.5 text-xs text-muted-foreground">
+          {[...unbookable].slice(0, 6).map(([day, why]) => (
+            <li key={day}>
+              {formatDisplayDate(day)}: {why}
+            </li>
+          ))}
+        </ul>
+      ) : null}
 
       <p className="flex items-center gap-2 text-sm" aria-live="polite">
         <CalendarDays className="size-4 text-muted-foreground" aria-hidden="true" />

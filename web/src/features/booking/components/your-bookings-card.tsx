@@ -19,6 +19,7 @@ import { useCoachPolicy } from '../api/get-coach-policy';
 import { formatDuration } from '../utils/booking-policy';
 import { cancelWouldBeLate, clientCanCancel, inCalendar } from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
+import { RescheduleDialog } from './reschedule-dialog';
 import {
   BookingStatusBadge,
   BookingWhenWhere,
@@ -81,6 +82,7 @@ export function YourBookingsCard({ className }: { className?: string }) {
 
 function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
   const [cancelling, setCancelling] = React.useState(false);
+  const [moving, setMoving] = React.useState(false);
 
   return (
     <li
@@ -101,6 +103,11 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
       <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
         {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
         {clientCanCancel(booking, now) ? (
+          <Button variant="outline" size="sm" onClick={() => setMoving(true)}>
+            Reschedule
+          </Button>
+        ) : null}
+        {clientCanCancel(booking, now) ? (
           <Button
             variant="outline"
             size="sm"
@@ -112,6 +119,7 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
         ) : null}
       </div>
       <ClientCancelDialog booking={booking} open={cancelling} onOpenChange={setCancelling} />
+      <RescheduleDialog booking={booking} open={moving} onOpenChange={setMoving} />
     </li>
   );
 }

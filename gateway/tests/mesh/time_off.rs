@@ -329,3 +329,67 @@ async fn a_reschedule_racing_a_booking_of_the_same_target_has_one_winner_and_the
         }
     }
 }
+
+#[tokio::test]
+async fn a_gym_closure_declines_pending_requests_with_its_reason_and_hides_the_court_time() {
+    let mesh = Mesh::start().await;
+    let court = crate::gym::gym_with_court_time(&mesh, "Closed Courts").await;
+    let coach = user(&mesh, "coach", "Cody Court").await;
+    let (status, pending) = mesh
+        .post(
+            "/coach/court-reservations",
+            Some(&coach.token),
+            json!({"availability_id": court.availability_id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{pending}");
+
+    let closures = format!("/gym/locations/{}/closures", court.location_id);
+    let (status, closure) = mesh
+        .post(
+            &closures,
+            Some(&court.gym.token),
+            json!({"start_date": court.date, "end_date": court.date, "reason": "Tournament"}),
+        )
+        .await;
+
+    assert_eq!(status, StatusCode::CREATED, "{closure}");
+    assert_eq!(closure["denied_reservations"], json!([pending["reservation_id"]]));
+    let (_, mine) = mesh.get("/coach/court-reservations", Some(&coach.token)).await;
+    assert_eq!(mine[0]["status"], "denied");
+    assert_eq!(
+        mine[0]["cancellation_reason"],
+        format!("this location is closed on {} (Tournament)", court.date)
+    );
+    let open = format!("/gym/locations/{}/availability", court.location_id);
+    let (_, offered) = mesh.get(&open, Some(&coach.token)).await;
+    assert_eq!(offered, json!([]), "closed court time is not offered");
+    let other = user(&mesh, "coach", "Olive Other").await;
+    let (status, refused) = mesh
+        .post(
+            "/coach/court-reservations",
+            Some(&other.token),
+            json!({"availability_id": court.availability_id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert!(detail(&refused).contains("closed"), "{refused}");
+
+    let (_, listed) = mesh.get(&closures, Some(&court.gym.token)).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    let (status, _) = mesh.get(&closures, Some(&coach.token)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let path = format!("/gym/closures/{}", closure["closure_id"].as_str().unwrap());
+    let (status, _) = mesh
+        .call(Method::DELETE, &path, Some(&court.gym.token), None)
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = mesh
+        .post(
+            "/coach/court-reservations",
+            Some(&other.token),
+            json!({"availability_id": court.availability_id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "reopened");
+}

@@ -7,7 +7,9 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { useCoachCalendar } from '@/features/booking/api/get-coach-calendar';
 import { BookingDialog } from '@/features/booking/components/booking-dialog';
+import { calendarRange, nextBookableDates } from '@/features/booking/utils/calendar-days';
 import { useCoachAvailability } from '@/features/coaching/api/get-coach-availability';
 import { useCoachLocations } from '@/features/coaching/api/get-coach-locations';
 import { useCoachProfile } from '@/features/coaching/api/get-coach-profile';
@@ -31,6 +33,13 @@ export default function CoachDetailRoute() {
   const locations = useCoachLocations(coachId);
   const availability = useCoachAvailability(coachId);
   const [chosen, setChosen] = React.useState<AvailabilitySlot | null>(null);
+  // The next dates of each slot the server would book (the booking dialog reads the same call).
+  const range = React.useMemo(() => calendarRange(new Date()), []);
+  const calendar = useCoachCalendar(coachId, range.from, range.to);
+  const nextDates = React.useMemo(
+    () => (calendar.data ? nextBookableDates(calendar.data, 3) : undefined),
+    [calendar.data],
+  );
 
   return (
     <div className="min-h-screen bg-background">
@@ -71,6 +80,7 @@ export default function CoachDetailRoute() {
               slots={availability.data ?? []}
               coachTimeZone={profile.data.time_zone}
               locations={locations.data}
+              nextDates={nextDates}
               onBook={setChosen}
             />
             <BookingDialog

@@ -264,4 +264,26 @@ describe("the booking dialog under the coach's bookable calendar", () => {
     const asked = calls.find((c) => c.path === '/availability/coach/coach-1/calendar')!;
     expect([asked.query.get('from'), asked.query.get('to')]).toEqual(['2025-03-11', '2025-05-11']);
   });
+
+  it("shows each slot's next dates the server would book", async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({
+        'GET /availability/coach/coach-1': [slot({ slot_id: 'weekly', day_of_week: 'Friday' })],
+        'GET /availability/coach/coach-1/calendar': [
+          day('2025-03-14', 'weekly', 'booked'),
+          day('2025-03-21'),
+          day('2025-03-28'),
+          day('2025-04-04'),
+          day('2025-04-11'),
+        ],
+      }),
+    });
+    expect(await screen.findByTestId('next-dates')).toHaveTextContent(
+      'Next: Fri, Mar 21, 2025 · Fri, Mar 28, 2025 · Fri, Apr 4, 2025',
+    );
+  });
 });

@@ -35,3 +35,14 @@ export function bookableByDate(days: CalendarDay[] | undefined): Map<string, Cal
   }
   return out;
 }
+
+/** Each slot's first `count` bookable dates (YYYY-MM-DD), by slot id. */
+export function nextBookableDates(days: CalendarDay[], count: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const day of days) {
+    const dates = out.get(day.slot_id) ?? [];
+    if (day.bookable && dates.length < count) dates.push(day.date);
+    out.set(day.slot_id, dates);
+  }
+  return out;
+}

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import type { AvailabilitySlot, CoachLocation } from '../api/types';
+import { formatDisplayDate } from '@/lib/dates';
 import { zoneSuffix } from '@/lib/zoned-time';
 import { isRecurring, slotLocation, slotTime, slotTimeZone, slotWhen, sortSlots } from '../utils/slot-labels';
 
@@ -13,11 +14,20 @@ interface AvailableSlotsCardProps {
   locations: CoachLocation[] | undefined;
   /** The coach's own zone: the zone of a slot without a location. */
   coachTimeZone?: string | null;
+  /** Each slot's next dates the server would book (YYYY-MM-DD), by slot id, once known. */
+  nextDates?: Map<string, string[]>;
   onBook: (slot: AvailabilitySlot) => void;
 }
 
 /** "Available Time Slots" on /coach/{id}, each with "Book This Slot". */
-export function AvailableSlotsCard({ coachName, slots, locations, coachTimeZone, onBook }: AvailableSlotsCardProps) {
+export function AvailableSlotsCard({
+  coachName,
+  slots,
+  locations,
+  coachTimeZone,
+  nextDates,
+  onBook,
+}: AvailableSlotsCardProps) {
   return (
     <Card>
       <CardHeader>
@@ -56,6 +66,7 @@ export function AvailableSlotsCard({ coachName, slots, locations, coachTimeZone,
                     <MapPin className="size-4" aria-hidden="true" />
                     {slotLocation(slot, locations)}
                   </p>
+                  {nextDates ? <NextDates dates={nextDates.get(slot.slot_id) ?? []} /> : null}
                 </div>
                 <Button variant="accent" onClick={() => onBook(slot)}>
                   Book This Slot
@@ -66,5 +77,16 @@ export function AvailableSlotsCard({ coachName, slots, locations, coachTimeZone,
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** "Next: Fri, Mar 21, 2025 · Fri, Mar 28, 2025", or that none is free soon. */
+function NextDates({ dates }: { dates: string[] }) {
+  return (
+    <p className="text-xs text-navy-700" data-testid="next-dates">
+      {dates.length
+        ? `Next: ${dates.map(formatDisplayDate).join(' · ')}`
+        : 'No date free in the next two months'}
+    </p>
   );
 }

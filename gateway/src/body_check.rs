@@ -50,8 +50,10 @@ const KEYWORDS: &[&str] = &[
     "if",
     "then",
     "else",
-    // Rules across fields JSON Schema cannot state (see [`AFTER`]); refused with 422.
+    // Rules across fields JSON Schema cannot state (see [`AFTER`], [`NOT_BEFORE`]); refused
+    // with 422.
     AFTER,
+    NOT_BEFORE,
     // Annotations: they state no rule.
     "description",
     "title",
@@ -207,6 +209,11 @@ fn collect_patterns(value: &Value, found: &mut BTreeSet<String>) {
 /// and the operations whose body has such a rule document that 422 ([`crate::openapi`]).
 pub const AFTER: &str = "x-after";
 
+/// As [`AFTER`], but the later field may equal the earlier one: `"x-not-before": {"end_date":
+/// "start_date"}` says a range's last date is not before its first (a one-day range has both the
+/// same). Refused and documented as [`AFTER`] is.
+pub const NOT_BEFORE: &str = "x-not-before";
+
 /// One operation's request body schema, with the components it refers to.
 pub struct BodyCheck {
     schema: Value,
@@ -232,10 +239,23 @@ impl BodyCheck {
         }
     }
 
-    /// The first rule across fields ([`AFTER`]) that `body`, which [`check`](Self::check)
-    /// passed, breaks.
+    /// The first rule across fields ([`AFTER`], [`NOT_BEFORE`]) that `body`, which
+    /// [`check`](Self::check) passed, breaks.
     pub fn check_across(&self, body: &Value) -> Result<(), String> {
         for schema in self.object_schemas(&self.schema) {
+            if let Some(not_before) = schema.get(NOT_BEFORE).and_then(Value::as_object) {
+                for (later, earlier) in not_before {
+                    let Some(earlier) = earlier.as_str() else {
+                        continue;
+                    };
+                    if let (Some(Value::String(l)), Some(Value::String(e))) =
+                        (body.get(later), body.get(earlier))
+                        && l < e
+                    {
+                        return Err(format!("{later} must not be before {earlier}"));
+                    }
+                }
+            }
             let Some(after) = schema.get(AFTER).and_then(Value::as_object) else {
                 continue;
             };
@@ -827,7 +847,8 @@ mod tests {
                             .flat_map(|p| p.values())
                             .for_each(|p| used(p, keywords, formats)),
                         // Values, not schemas.
-                        "example" | "examples" | "default" | "enum" | "const" | "required" | AFTER => {}
+                        "example" | "examples" | "default" | "enum" | "const" | "required" | AFTER
+                        | NOT_BEFORE => {}
                         _ => used(inner, keywords, formats),
                     }
                 }

@@ -8,12 +8,13 @@
 //!   [`NO_NUL`](crate::body_check::NO_NUL)). The services refuse control characters in single-line
 //!   fields, and PostgreSQL cannot store NUL.
 //! - **Across fields** ([`across_fields`]): one field required by another's value (`if`/`then`),
-//!   two given together or not at all, and an end after its start ([`AFTER`], which JSON Schema
+//!   two given together or not at all, and an end after its start ([`AFTER`]; a last date not
+//!   before the first, [`NOT_BEFORE`]), which JSON Schema
 //!   cannot state: a body breaking only that is a 422, documented on its operations).
 
 use serde_json::{Value, json};
 
-use crate::body_check::{AFTER, LINE, LINE_NOT_BLANK, NOT_BLANK};
+use crate::body_check::{AFTER, LINE, LINE_NOT_BLANK, NOT_BEFORE, NOT_BLANK};
 
 /// The pattern a text field of a request body gets when its schema gives `pattern`: `None`
 /// keeps it. (A field with a `format` or an `enum` is not free text and is left as it is.)
@@ -42,6 +43,9 @@ pub fn across_fields() -> Vec<(&'static str, Value)> {
             "CourtAvailabilityBody",
             json!({AFTER: {"end_time": "start_time"}}),
         ),
+        // A range of dates: one day has the same first and last date.
+        ("TimeOffBody", json!({NOT_BEFORE: {"end_date": "start_date"}})),
+        ("ClosureBody", json!({NOT_BEFORE: {"end_date": "start_date"}})),
         ("LocationBody", both_or_neither("latitude", "longitude")),
         ("GymLocationBody", both_or_neither("latitude", "longitude")),
     ]
@@ -97,7 +101,7 @@ mod tests {
                         "properties" => {
                             found.extend(value.as_object().into_iter().flatten().map(|(f, _)| f.clone()))
                         }
-                        AFTER => {
+                        AFTER | NOT_BEFORE => {
                             found.extend(
                                 value.as_object().into_iter().flatten().flat_map(|(l, e)| {
                                     [l.clone(), e.as_str().unwrap_or_default().to_owned()]

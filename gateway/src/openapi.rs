@@ -19,7 +19,7 @@ use platform::auth::Role;
 use serde_json::Value;
 
 use crate::{
-    body_check::AFTER,
+    body_check::{AFTER, NOT_BEFORE},
     body_rules,
     error::ErrorBody,
     routes::Access,
@@ -215,7 +215,7 @@ pub fn finish(openapi: &mut utoipa::openapi::OpenApi) {
 
 /// Writes [`crate::body_rules`] into the request bodies' schemas: the text rule on every text
 /// field, the rules across fields on their bodies, and a 422 on each operation whose body has a
-/// rule JSON Schema cannot state ([`AFTER`]).
+/// rule JSON Schema cannot state ([`AFTER`], [`NOT_BEFORE`]).
 fn state_request_rules(openapi: &mut utoipa::openapi::OpenApi) {
     let bodies: Vec<String> = operations(openapi)
         .filter_map(|operation| operation.request_body.as_ref())
@@ -247,7 +247,7 @@ fn state_request_rules(openapi: &mut utoipa::openapi::OpenApi) {
         let Value::Object(rules) = rules else {
             continue;
         };
-        if rules.contains_key(AFTER) {
+        if rules.contains_key(AFTER) || rules.contains_key(NOT_BEFORE) {
             unprocessable.push(format!("#/components/schemas/{name}"));
         }
         object
@@ -266,7 +266,8 @@ fn state_request_rules(openapi: &mut utoipa::openapi::OpenApi) {
                 RefOr::T(error_response(
                     "422",
                     "The body keeps every rule of its schema but breaks one across its fields that \
-                     JSON Schema cannot state (`x-after`: the end must come after the start); the \
+                     JSON Schema cannot state (`x-after`: the end must come after the start; \
+                     `x-not-before`: a range's last date must not come before its first); the \
                      detail names the fields",
                 )),
             );

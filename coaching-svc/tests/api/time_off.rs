@@ -99,7 +99,7 @@ async fn malformed_reversed_and_past_ranges_are_refused_with_a_detail() {
     let reversed = take(&app, &coach, &date_in(6), &date_in(5), None).await;
     assert!(failure(reversed, Code::InvalidArgument).contains("must not be before start_date"));
     let past = take(&app, &coach, &date_in(-10), &date_in(-5), None).await;
-    assert!(failure(past, Code::InvalidArgument).contains("in the past"));
+    assert!(failure(past, Code::FailedPrecondition).contains("in the past"));
     let malformed = take(&app, &coach, "soon", &date_in(5), None).await;
     assert!(failure(malformed, Code::InvalidArgument).starts_with("start_date must be a date"));
     let client = app.client_user();

@@ -103,7 +103,7 @@ async fn a_coach_takes_time_off_sees_the_bookings_it_meets_and_its_dates_are_ref
 }
 
 #[tokio::test]
-async fn time_off_is_the_coach_s_own_and_bad_ranges_are_a_400_with_a_detail() {
+async fn time_off_is_the_coach_s_own_and_bad_ranges_are_refused_with_a_detail() {
     let mesh = Mesh::start().await;
     let (coach, _) = coach_with_slot(&mesh, "Owen Owner").await;
     let other = user(&mesh, "coach", "Oscar Other").await;
@@ -111,11 +111,15 @@ async fn time_off_is_the_coach_s_own_and_bad_ranges_are_a_400_with_a_detail() {
     let day = next(Weekday::Mon);
 
     let (status, reversed) = take_time_off(&mesh, &coach, day, day - Days::new(1), "").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{reversed}");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{reversed}");
     assert!(
-        detail(&reversed).contains("must not be before start_date"),
+        detail(&reversed).contains("end_date must not be before start_date"),
         "{reversed}"
     );
+    let past = chrono::Utc::now().date_naive() - Days::new(3);
+    let (status, ended) = take_time_off(&mesh, &coach, past, past, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{ended}");
+    assert!(detail(&ended).contains("in the past"), "{ended}");
     let (status, _) = take_time_off(&mesh, &client, day, day, "").await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 

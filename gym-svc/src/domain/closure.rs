@@ -1,13 +1,10 @@
 //! A closure of a gym location: a range of its local dates (both inclusive) on which its court
 //! time is not offered, with an optional reason that the coaches whose requests it denies read.
 
-use chrono::{Duration, NaiveDate};
+use chrono::NaiveDate;
 
 use super::text::Line;
 use crate::error::Error;
-
-/// At most this long a closure (a year and a day): longer is surely a typo.
-const MAX_DAYS: i64 = 366;
 
 /// A reason is a line, at most this many characters.
 const REASON_MAX: usize = 200;
@@ -22,7 +19,7 @@ pub struct NewClosure {
 
 impl NewClosure {
     /// Dates as `YYYY-MM-DD`, the end not before the start nor before `earliest` (today somewhere
-    /// on earth), at most [`MAX_DAYS`] long; a blank reason is none.
+    /// on earth); a blank reason is none.
     pub fn parse(
         start_date: &str,
         end_date: &str,
@@ -37,13 +34,9 @@ impl NewClosure {
             )));
         }
         if end < earliest {
-            return Err(Error::Invalid(format!(
+            // A date the clock has passed: 409, as every past date of the API.
+            return Err(Error::Precondition(format!(
                 "this closure ends on {end}, which is in the past; please choose dates from {earliest} on"
-            )));
-        }
-        if end - start >= Duration::days(MAX_DAYS) {
-            return Err(Error::Invalid(format!(
-                "a closure lasts at most {MAX_DAYS} days; please split a longer one"
             )));
         }
         let reason = match reason {
@@ -120,14 +113,17 @@ mod tests {
     }
 
     #[test]
-    fn reversed_past_malformed_and_over_long_closures_are_refused() {
+    fn reversed_past_and_malformed_closures_are_refused() {
         let refused = |s, e| match NewClosure::parse(s, e, None, day("2026-06-01")) {
             Err(Error::Invalid(m)) => m,
             other => panic!("{other:?}"),
         };
         assert!(refused("2026-07-03", "2026-07-01").contains("must not be before"));
-        assert!(refused("2026-05-01", "2026-05-02").contains("in the past"));
+        assert!(matches!(
+            NewClosure::parse("2026-05-01", "2026-05-02", None, day("2026-06-01")),
+            Err(Error::Precondition(m)) if m.contains("in the past")
+        ));
         assert!(refused("tomorrow", "2026-07-01").starts_with("start_date must be a date"));
-        assert!(refused("2026-07-01", "2027-07-02").contains("at most 366 days"));
+        assert!(NewClosure::parse("2026-07-01", "2027-07-02", None, day("2026-06-01")).is_ok());
     }
 }

@@ -1396,8 +1396,8 @@ export interface components {
         ClosureBody: {
             /**
              * Format: date
-             * @description YYYY-MM-DD, the last closed day (inclusive), not before start_date, not in the past; at
-             *     most 366 days after start_date.
+             * @description YYYY-MM-DD, the last closed day (inclusive), not before start_date (422), not in the past
+             *     (409).
              */
             end_date: string;
             /** @description Optional, one line, at most 200 characters; coaches whose requests it denies read it. */
@@ -1960,8 +1960,8 @@ export interface components {
         TimeOffBody: {
             /**
              * Format: date
-             * @description YYYY-MM-DD, the last day off (inclusive), not before start_date, not in the past; at most
-             *     366 days after start_date.
+             * @description YYYY-MM-DD, the last day off (inclusive), not before start_date (422), not in the past
+             *     (409).
              */
             end_date: string;
             /** @description Optional, one line, at most 200 characters; for the coach's own list. */
@@ -2821,7 +2821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4663,6 +4663,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -5591,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5945,6 +5954,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

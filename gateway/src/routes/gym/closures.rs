@@ -58,8 +58,8 @@ pub struct ClosureBody {
     /// YYYY-MM-DD, the first closed day.
     #[schema(format = Date)]
     pub start_date: String,
-    /// YYYY-MM-DD, the last closed day (inclusive), not before start_date, not in the past; at
-    /// most 366 days after start_date.
+    /// YYYY-MM-DD, the last closed day (inclusive), not before start_date (422), not in the past
+    /// (409).
     #[schema(format = Date)]
     pub end_date: String,
     /// Optional, one line, at most 200 characters; coaches whose requests it denies read it.

@@ -39,6 +39,9 @@ impl From<ProfileRow> for pb::CoachProfile {
             hourly_rate: row.hourly_rate,
             years_experience: row.years_experience,
             time_zone: row.time_zone,
+            rating_average: None,
+            rating_count: 0,
+            rating_stars: Vec::new(),
         }
     }
 }
@@ -99,6 +102,8 @@ impl From<ListingRow> for pb::CoachListing {
             distance: row.distance.map(round_miles),
             bio: row.bio,
             hourly_rate: row.hourly_rate,
+            rating_average: row.rating_average,
+            rating_count: row.rating_count,
         }
     }
 }
@@ -132,6 +137,19 @@ impl From<SlotSnapshot> for pb::GetSlotResponse {
     }
 }
 
+impl CoachingService {
+    /// A profile with its coach's review figures.
+    async fn rated(&self, profile: ProfileRow) -> Result<pb::CoachProfile, Error> {
+        let rating = store::rating(&self.db, profile.coach_id).await?;
+        Ok(pb::CoachProfile {
+            rating_average: rating.rating_average,
+            rating_count: rating.rating_count,
+            rating_stars: rating.stars,
+            ..profile.into()
+        })
+    }
+}
+
 fn listings(rows: Vec<ListingRow>) -> Vec<pb::CoachListing> {
     rows.into_iter().map(Into::into).collect()
 }
@@ -159,7 +177,7 @@ impl Coaching for CoachingService {
             .await?
             .ok_or_else(|| Error::NotFound("this coach has no profile yet".into()))?;
         Ok(Response::new(pb::GetCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 
@@ -171,7 +189,7 @@ impl Coaching for CoachingService {
         let fields = profile_fields(request.into_inner().fields)?;
         let profile = store::insert_profile(&self.db, caller.user_id, &fields).await?;
         Ok(Response::new(pb::CreateCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 
@@ -185,7 +203,7 @@ impl Coaching for CoachingService {
             .await?
             .ok_or_else(|| Error::NotFound("you have no coach profile yet; create it first".into()))?;
         Ok(Response::new(pb::UpdateCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 

@@ -69,6 +69,9 @@ pub struct ListingRow {
     pub cities: Vec<String>,
     pub states: Vec<String>,
     pub distance: Option<f64>,
+    /// The average of the coach's reviews, to one decimal; None without reviews.
+    pub rating_average: Option<f64>,
+    pub rating_count: i64,
 }
 
 /// The columns of [`ProfileRow`], [`LocationRow`] and [`SlotRow`], as literals so statements
@@ -90,11 +93,24 @@ macro_rules! slot_columns {
 }
 
 /// The [`ListingRow`] columns but `distance`, over `coaching.coach_profile p`, each coach's
-/// locations aggregated into arrays (one index probe per coach, no query per coach).
+/// locations aggregated into arrays (one index probe per coach, no query per coach) and their
+/// review figures (`coaching.coach_rating r`, one primary-key probe per coach), from
+/// [`listing_locations`]'s joins.
 macro_rules! listing_select {
     () => {
-        "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
-                loc.cities, loc.states"
+        concat!(
+            "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
+                    loc.cities, loc.states, ",
+            rating_average!(),
+            ", coalesce(r.rating_count, 0) as rating_count"
+        )
+    };
+}
+/// The average of `coaching.coach_rating r` to one decimal, null without reviews.
+macro_rules! rating_average {
+    () => {
+        "case when r.rating_count > 0
+              then round(r.rating_sum::numeric / r.rating_count, 1)::float8 end as rating_average"
     };
 }
 macro_rules! listing_locations {
@@ -104,7 +120,8 @@ macro_rules! listing_locations {
                      coalesce(array_agg(l.state order by l.created_at, l.location_id), '{}') as states
               from coaching.location l
               where l.coach_id = p.coach_id
-          ) loc "
+          ) loc
+          left join coaching.coach_rating r on r.coach_id = p.coach_id "
     };
 }
 
@@ -524,6 +541,57 @@ pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Resul
     .bind(high.to_vec())
     .fetch_all(db)
     .await?)
+}
+
+/// A coach's review figures.
+#[derive(Clone, Debug, Default, FromRow)]
+pub struct RatingRow {
+    /// To one decimal; None without reviews.
+    pub rating_average: Option<f64>,
+    pub rating_count: i64,
+    /// How many reviews gave one star, two, … five.
+    pub stars: Vec<i64>,
+}
+
+/// The coach's review figures (none: no reviews).
+pub async fn rating(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<RatingRow, Error> {
+    Ok(sqlx::query_as::<_, RatingRow>(concat!(
+        "select ",
+        rating_average!(),
+        ", r.rating_count, r.stars from coaching.coach_rating r where r.coach_id = $1"
+    ))
+    .bind(coach_id)
+    .fetch_optional(db)
+    .await?
+    .unwrap_or_default())
+}
+
+/// Keeps a coach's review figures when `revision` is newer than the kept one; false when it is
+/// not (a late or repeated event).
+pub async fn put_rating(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    rating_count: i64,
+    rating_sum: i64,
+    stars: &[i64; 5],
+    revision: i64,
+) -> Result<bool, Error> {
+    let result = sqlx::query(
+        "insert into coaching.coach_rating as r (coach_id, rating_count, rating_sum, stars, revision)
+         values ($1, $2, $3, $4, $5)
+         on conflict (coach_id) do update
+         set rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
+             stars = excluded.stars, revision = excluded.revision
+         where r.revision < excluded.revision",
+    )
+    .bind(coach_id)
+    .bind(rating_count)
+    .bind(rating_sum)
+    .bind(&stars[..])
+    .bind(revision)
+    .execute(db)
+    .await?;
+    Ok(result.rows_affected() == 1)
 }
 
 /// Records that an event was applied; false when it already was.

@@ -1,11 +1,12 @@
 //! booking's rules, free of sqlx and tonic: typed ids, what a bookable date is, whether a date
 //! fits a slot, a session's instants in its place's zone, the coach's policy, and who (or the
-//! clock) may move a booking from which status to which.
+//! clock) may move a booking from which status to which; who may review which session, and when.
 
 mod booking;
 mod date;
 mod ids;
 mod policy;
+pub mod review;
 mod session;
 mod slot;
 

@@ -11,6 +11,7 @@ mod list;
 mod migration;
 mod ops;
 mod policy;
+mod reviews;
 mod scheduler;
 mod slots;
 mod transitions;

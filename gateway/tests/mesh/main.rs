@@ -17,3 +17,4 @@ mod lifecycle;
 mod matrix;
 mod memo;
 mod places;
+mod reviews;

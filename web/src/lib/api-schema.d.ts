@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/admin/reviews/{review_id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
+         * @description Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
+         */
+        patch: operations["hide_review"];
+        trace?: never;
+    };
     "/admin/stats": {
         parameters: {
             query?: never;
@@ -288,6 +308,34 @@ export interface paths {
         get: operations["booking_ics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{booking_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review of a booking, for its client or its coach.
+         * @description The review of a booking, for its client or its coach.
+         */
+        get: operations["get_review"];
+        /**
+         * Edit your review of a session, within 14 days of posting it.
+         * @description Edit your review of a session, within 14 days of posting it.
+         */
+        put: operations["edit_review"];
+        /**
+         * Review a completed session (its client, once).
+         * @description Review a completed session (its client, once).
+         */
+        post: operations["post_review"];
         delete?: never;
         options?: never;
         head?: never;
@@ -631,6 +679,48 @@ export interface paths {
          * @description A coach's profile; 404 when they have none.
          */
         get: operations["coaching_get_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/reviews/{review_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a review of yours (coach), once.
+         * @description Reply to a review of yours (coach), once.
+         */
+        post: operations["reply_to_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/{coach_id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
+         *     next one named by `Link: <…>; rel="next"`.
+         * @description A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
+         *     next one named by `Link: <…>; rel="next"`.
+         */
+        get: operations["coach_reviews"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1036,6 +1126,7 @@ export interface components {
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
+            review: null | components["schemas"]["Review"];
             /**
              * Format: uuid
              * @description The coach's availability slot it books.
@@ -1201,6 +1292,16 @@ export interface components {
              */
             hourly_rate: number;
             locations: components["schemas"]["ListingLocation"][];
+            /**
+             * Format: double
+             * @description The average of the coach's reviews, to one decimal; null while they have none.
+             */
+            rating_average: number | null;
+            /**
+             * Format: int64
+             * @description How many reviews the average is of (hidden ones left out).
+             */
+            rating_count: number;
             specialties: string[];
             /** Format: int32 */
             years_experience: number;
@@ -1216,6 +1317,18 @@ export interface components {
              * @description Dollars per hour.
              */
             hourly_rate: number;
+            /**
+             * Format: double
+             * @description The average of the coach's reviews, to one decimal; null while they have none.
+             */
+            rating_average: number | null;
+            /**
+             * Format: int64
+             * @description How many reviews the average is of (hidden ones left out).
+             */
+            rating_count: number;
+            /** @description How many of them gave 1, 2, 3, 4 and 5 stars. */
+            rating_distribution: number[];
             specialties: string[];
             /**
              * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
@@ -1498,6 +1611,16 @@ export interface components {
             /** @description Digits, spaces and `+-().`; blank for none. */
             phone?: string;
         };
+        /**
+         * @description Why an administrator hides a review.
+         * @example {
+         *       "reason": "Personal insults."
+         *     }
+         */
+        HideBody: {
+            /** @description At most 500 characters, not blank; kept with the review. */
+            reason: string;
+        };
         /** @description A city and state where a coach offers sessions. */
         ListingLocation: {
             city: string;
@@ -1594,6 +1717,16 @@ export interface components {
             phone?: string | null;
             role?: null | components["schemas"]["SignUpRole"];
         };
+        /**
+         * @description The coach's reply to a review.
+         * @example {
+         *       "reply": "Thanks, see you next week!"
+         *     }
+         */
+        ReplyBody: {
+            /** @description At most 2,000 characters, not blank. */
+            reply: string;
+        };
         ReservationBody: {
             /**
              * Format: uuid
@@ -1608,6 +1741,64 @@ export interface components {
          * @enum {string}
          */
         ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
+        /** @description A client's review of a session that took place. */
+        Review: {
+            /** Format: uuid */
+            booking_id: string;
+            client_name: string;
+            /** Format: uuid */
+            coach_id: string;
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC: the client may edit it until then (unless it is hidden).
+             */
+            editable_until: string;
+            /** @description Hidden by an administrator: left out of the coach's reviews and of every average. */
+            hidden: boolean;
+            /** @description Why the administrator hid it. */
+            hidden_reason: string | null;
+            /**
+             * Format: int32
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            replied_at: string | null;
+            /** @description The coach's reply, once they gave it. */
+            reply: string | null;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC: when the client last edited it (its posting, until then).
+             */
+            updated_at: string;
+        };
+        /**
+         * @description What a client says of a session.
+         * @example {
+         *       "comment": "Fixed my jump shot in one hour.",
+         *       "rating": 5
+         *     }
+         */
+        ReviewBody: {
+            /** @description At most 2,000 characters; blank or null for none. */
+            comment?: string | null;
+            /**
+             * Format: int32
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+        };
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1753,6 +1944,107 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    hide_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideBody"];
+            };
+        };
+        responses: {
+            /** @description Hidden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such review */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already hidden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_stats: {
         parameters: {
             query?: never;
@@ -2989,6 +3281,278 @@ export interface operations {
             };
             /** @description No such booking of yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No review of this booking (or not your booking) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewBody"];
+            };
+        };
+        responses: {
+            /** @description Edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours, or no review of it yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Posted more than 14 days ago, or hidden by an administrator */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewBody"];
+            };
+        };
+        responses: {
+            /** @description Posted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The session is not completed, or you already reviewed it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4489,6 +5053,175 @@ export interface operations {
                 };
             };
             /** @description This coach has no profile */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reply_to_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyBody"];
+            };
+        };
+        responses: {
+            /** @description Replied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such review of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already replied to, or hidden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    coach_reviews: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (20 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The coach */
+                coach_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the coach's reviews */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -38,6 +38,11 @@ pub struct CoachListing {
     pub bio: String,
     /// Dollars per hour.
     pub hourly_rate: f64,
+    /// The average of the coach's reviews, to one decimal; null while they have none.
+    #[schema(minimum = 1, maximum = 5)]
+    pub rating_average: Option<f64>,
+    /// How many reviews the average is of (hidden ones left out).
+    pub rating_count: i64,
 }
 
 /// Listings with their coach names, in the service's order. A coach whose account no longer
@@ -62,6 +67,8 @@ async fn with_names(state: &AppState, coaches: Vec<pb::CoachListing>) -> Result<
             distance: c.distance,
             bio: c.bio,
             hourly_rate: c.hourly_rate,
+            rating_average: c.rating_average,
+            rating_count: c.rating_count,
         })
     })
     .await

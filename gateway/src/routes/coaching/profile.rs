@@ -29,6 +29,13 @@ pub struct CoachProfile {
     /// The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
     #[schema(example = "America/Chicago")]
     pub time_zone: String,
+    /// The average of the coach's reviews, to one decimal; null while they have none.
+    #[schema(minimum = 1, maximum = 5)]
+    pub rating_average: Option<f64>,
+    /// How many reviews the average is of (hidden ones left out).
+    pub rating_count: i64,
+    /// How many of them gave 1, 2, 3, 4 and 5 stars.
+    pub rating_distribution: [i64; 5],
 }
 
 impl CoachProfile {
@@ -41,6 +48,9 @@ impl CoachProfile {
             hourly_rate: profile.hourly_rate,
             years_experience: profile.years_experience,
             time_zone: profile.time_zone,
+            rating_average: profile.rating_average,
+            rating_count: profile.rating_count,
+            rating_distribution: std::array::from_fn(|i| profile.rating_stars.get(i).copied().unwrap_or(0)),
         }
     }
 }

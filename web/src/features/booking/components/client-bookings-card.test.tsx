@@ -14,6 +14,7 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     late_cancellation: false,
     cancelled_by: null,
     cancellation_reason: null,
+    review: null,
     booking_id: 'b-1',
     coach_id: 'coach-1',
     coach_name: 'Maya Thompson',

@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { BookingDialog } from '@/features/booking/components/booking-dialog';
+import { CoachReviewsCard } from '@/features/booking/components/coach-reviews-card';
 import { useCoachAvailability } from '@/features/coaching/api/get-coach-availability';
 import { useCoachLocations } from '@/features/coaching/api/get-coach-locations';
 import { useCoachProfile } from '@/features/coaching/api/get-coach-profile';
@@ -73,6 +74,7 @@ export default function CoachDetailRoute() {
               locations={locations.data}
               onBook={setChosen}
             />
+            <CoachReviewsCard coachId={coachId as string} figures={profile.data} />
             <BookingDialog
               coachId={coachId as string}
               coachName={profile.data.coach_name}

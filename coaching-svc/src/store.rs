@@ -69,6 +69,9 @@ pub struct ListingRow {
     pub cities: Vec<String>,
     pub states: Vec<String>,
     pub distance: Option<f64>,
+    /// coaching's copy of the coach's name (None until the profile is saved or the coach renamed).
+    pub coach_name: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
     /// The average of the coach's reviews, to one decimal; None without reviews.
     pub rating_average: Option<f64>,
     pub rating_count: i64,
@@ -100,7 +103,7 @@ macro_rules! listing_select {
     () => {
         concat!(
             "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
-                    loc.cities, loc.states, ",
+                    p.coach_name, p.created_at, loc.cities, loc.states, ",
             rating_average!(),
             ", coalesce(r.rating_count, 0) as rating_count"
         )
@@ -142,11 +145,12 @@ pub async fn insert_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
     fields: &ProfileFields,
+    coach_name: Option<&str>,
 ) -> Result<ProfileRow, Error> {
     sqlx::query_as::<_, ProfileRow>(concat!(
         "insert into coaching.coach_profile
-             (coach_id, bio, specialties, hourly_rate, years_experience, time_zone)
-         values ($1, $2, $3, $4, $5, $6) returning ",
+             (coach_id, bio, specialties, hourly_rate, years_experience, time_zone, coach_name)
+         values ($1, $2, $3, $4, $5, $6, $7) returning ",
         profile_columns!()
     ))
     .bind(coach_id)
@@ -155,6 +159,7 @@ pub async fn insert_profile(
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
     .bind(fields.time_zone.unwrap_or(ProfileFields::NEW_PROFILE_ZONE).name())
+    .bind(coach_name)
     .fetch_one(db)
     .await
     .map_err(|e| {
@@ -172,11 +177,13 @@ pub async fn update_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
     fields: &ProfileFields,
+    coach_name: Option<&str>,
 ) -> Result<Option<ProfileRow>, Error> {
     Ok(sqlx::query_as::<_, ProfileRow>(concat!(
         "update coaching.coach_profile
          set bio = $2, specialties = $3, hourly_rate = $4, years_experience = $5,
-             time_zone = coalesce($6, time_zone), updated_at = now()
+             time_zone = coalesce($6, time_zone), coach_name = coalesce($7, coach_name),
+             updated_at = now()
          where coach_id = $1 returning ",
         profile_columns!()
     ))
@@ -186,6 +193,7 @@ pub async fn update_profile(
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
     .bind(fields.time_zone.map(Zone::name))
+    .bind(coach_name)
     .fetch_optional(db)
     .await?)
 }
@@ -592,6 +600,19 @@ pub async fn put_rating(
     .execute(db)
     .await?;
     Ok(result.rows_affected() == 1)
+}
+
+/// Keeps the coach's new name, when they have a profile; false when they have none.
+pub async fn rename_coach(db: impl PgExecutor<'_>, coach_id: Uuid, coach_name: &str) -> Result<bool, Error> {
+    Ok(
+        sqlx::query("update coaching.coach_profile set coach_name = $2 where coach_id = $1")
+            .bind(coach_id)
+            .bind(coach_name)
+            .execute(db)
+            .await?
+            .rows_affected()
+            == 1,
+    )
 }
 
 /// Records that an event was applied; false when it already was.

@@ -128,7 +128,7 @@ async fn the_directory_needs_no_sign_in() {
     let app = TestApp::start().await;
     app.coach_with_profile().await;
 
-    let result = app.api().list_coaches(pb::ListCoachesRequest {}).await;
+    let result = app.api().list_coaches(pb::ListCoachesRequest::default()).await;
 
     assert_eq!(result.unwrap().into_inner().coaches.len(), 1);
 }

@@ -296,3 +296,38 @@ async fn figures_of_an_older_revision_arriving_late_change_nothing() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_renamed_coach_is_found_by_the_new_name() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    let named = |q: &'static str| {
+        let app = &app;
+        async move {
+            app.api()
+                .list_coaches(pb::ListCoachesRequest {
+                    query: Some(pb::DirectoryQuery {
+                        q: Some(q.into()),
+                        ..Default::default()
+                    }),
+                })
+                .await
+                .unwrap()
+                .into_inner()
+                .coaches
+                .len()
+        }
+    };
+    assert_eq!(named("zed").await, 0);
+
+    send(
+        &app,
+        &envelope(Event::UserRenamed {
+            user_id: coach.id,
+            full_name: "Zed Newname".into(),
+        }),
+    )
+    .await;
+
+    eventually("the new name is found", || async { named("NEWNAME").await == 1 }).await;
+}

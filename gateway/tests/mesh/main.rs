@@ -11,6 +11,7 @@ mod client;
 mod coaching;
 mod contract;
 mod events;
+mod finding;
 mod gym;
 mod hostile;
 mod lifecycle;

@@ -738,9 +738,13 @@ export interface paths {
         };
         /**
          * Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included.
+         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
+         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
+         *     oldest profile first.
          * @description Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included.
+         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
+         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
+         *     oldest profile first.
          */
         get: operations["list_coaches"];
         put?: never;
@@ -759,8 +763,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location in a city and/or state.
-         * @description Coaches with a location in a city and/or state.
+         * Coaches with a location in a city and/or state; the directory's filters and orders apply.
+         * @description Coaches with a location in a city and/or state; the directory's filters and orders apply.
          */
         get: operations["search_city"];
         put?: never;
@@ -779,8 +783,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
-         * @description Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+         * Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
+         *     with `distance`; the directory's filters apply.
+         * @description Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
+         *     with `distance`; the directory's filters apply.
          */
         get: operations["search_nearby"];
         put?: never;
@@ -5245,7 +5251,27 @@ export interface operations {
     };
     list_coaches: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: {
                 /** @description An ETag from an earlier answer */
                 "If-None-Match"?: string | null;
@@ -5260,8 +5286,10 @@ export interface operations {
                 headers: {
                     /** @description no-cache: revalidate every time */
                     "Cache-Control"?: string;
-                    /** @description Changes whenever the list changes */
+                    /** @description Changes whenever the list changes (the whole directory only) */
                     ETag?: string;
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5274,6 +5302,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
@@ -5295,6 +5332,21 @@ export interface operations {
                 city?: string;
                 /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5351,6 +5403,21 @@ export interface operations {
                 lng: number;
                 /** @description Miles; 25 when absent. */
                 radius?: number;
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;

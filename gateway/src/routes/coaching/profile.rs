@@ -88,6 +88,8 @@ impl From<CoachProfileBody> for pb::CoachProfileFields {
             hourly_rate: b.hourly_rate,
             years_experience: b.years_experience,
             time_zone: b.time_zone.filter(|zone| !zone.trim().is_empty()),
+            // Set by the handler from identity-svc, never from the body.
+            coach_name: None,
         }
     }
 }
@@ -138,13 +140,15 @@ pub(crate) async fn create_profile(
     session: Session,
     Json(body): Json<CoachProfileBody>,
 ) -> Result<(StatusCode, axum::Json<CoachProfile>), ApiError> {
+    // The name first: coaching keeps a copy for the directory's name search and order.
+    let name = own_name(&state, &session).await;
     let message = pb::CreateCoachProfileRequest {
-        fields: Some(body.into()),
+        fields: Some(pb::CoachProfileFields {
+            coach_name: name.as_ref().ok().cloned(),
+            ..body.into()
+        }),
     };
-    let (reply, name) = tokio::join!(
-        call::write!(state, coaching.create_coach_profile, Some(&session), message),
-        own_name(&state, &session),
-    );
+    let reply = call::write!(state, coaching.create_coach_profile, Some(&session), message).await;
     let profile = present("coaching", reply?.profile)?;
     Ok((StatusCode::CREATED, axum::Json(CoachProfile::new(profile, name?))))
 }
@@ -158,13 +162,15 @@ pub(crate) async fn update_profile(
     session: Session,
     Json(body): Json<CoachProfileBody>,
 ) -> Result<axum::Json<CoachProfile>, ApiError> {
+    // The name first: coaching keeps a copy for the directory's name search and order.
+    let name = own_name(&state, &session).await;
     let message = pb::UpdateCoachProfileRequest {
-        fields: Some(body.into()),
+        fields: Some(pb::CoachProfileFields {
+            coach_name: name.as_ref().ok().cloned(),
+            ..body.into()
+        }),
     };
-    let (reply, name) = tokio::join!(
-        call::write!(state, coaching.update_coach_profile, Some(&session), message),
-        own_name(&state, &session),
-    );
+    let reply = call::write!(state, coaching.update_coach_profile, Some(&session), message).await;
     let profile = present("coaching", reply?.profile)?;
     Ok(axum::Json(CoachProfile::new(profile, name?)))
 }

@@ -5,7 +5,7 @@ import { withQuery } from '@/lib/swr';
 import type { CoachListing } from './types';
 
 /** The searched city and state, as typed (either may be empty). */
-export type CityParams = Complete<Query<'/coaches/search/city'>>;
+export type CityParams = Complete<Pick<Query<'/coaches/search/city'>, 'city' | 'state'>>;
 
 /** GET /api/coaches/search/city?city&state: coaches with a location in that city and/or state. */
 export const cityCoachesKey = ({ city, state }: CityParams) =>

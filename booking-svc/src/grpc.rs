@@ -1,6 +1,6 @@
 //! The booking.v1 service: proto → domain → store → proto, nothing else.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use platform::{
     auth::{self, Caller, Role},
     clock::SharedClock,
@@ -17,9 +17,11 @@ use crate::{
     domain::{
         Action, BookingDate, BookingId, CalendarRange, ClientId, CoachId, Held, Party, Session, Slot, SlotId,
         format_time, parse_reason,
+        review::{EDIT_WINDOW_DAYS, Rating, parse_comment, parse_hide_reason, parse_reply},
     },
     error::Error,
     lifecycle::Lifecycle,
+    reviews::{self, ReviewRow, Said},
     slots::Slots,
     store::{self, BookingRow, NewBooking},
 };
@@ -58,8 +60,44 @@ impl From<BookingRow> for pb::BookingRecord {
             cancellation_reason: row.cancellation_reason,
             rescheduled_from: row.rescheduled_from.map(|id| id.to_string()),
             rescheduled_to: row.rescheduled_to.map(|id| id.to_string()),
+            review: None,
         }
     }
+}
+
+impl From<ReviewRow> for pb::Review {
+    fn from(row: ReviewRow) -> Self {
+        pb::Review {
+            review_id: row.review_id.to_string(),
+            booking_id: row.booking_id.to_string(),
+            coach_id: row.coach_id.to_string(),
+            client_id: row.client_id.to_string(),
+            rating: i32::from(row.rating),
+            comment: row.comment,
+            created_at: rfc3339(row.created_at),
+            updated_at: rfc3339(row.updated_at),
+            reply: row.reply,
+            replied_at: row.replied_at.map(rfc3339),
+            hidden: row.hidden_at.is_some(),
+            hidden_reason: row.hidden_reason,
+            editable_until: rfc3339(row.created_at + Duration::days(EDIT_WINDOW_DAYS)),
+        }
+    }
+}
+
+/// What a review request says, parsed.
+fn said(rating: i32, comment: Option<String>) -> Result<Said, Error> {
+    Ok(Said {
+        rating: Rating::parse(rating)?,
+        comment: parse_comment(comment)?,
+    })
+}
+
+/// A review id from a request.
+fn review_id(raw: &str) -> Result<Uuid, Error> {
+    raw.trim()
+        .parse()
+        .map_err(|_| Error::Invalid("review_id must be a UUID".into()))
 }
 
 fn one(row: BookingRow) -> Option<pb::BookingRecord> {
@@ -184,9 +222,17 @@ impl booking_server::Booking for BookingService {
         let r = request.into_inner();
         let page = Page::parse(r.limit, &r.after)?;
         let rows = store::bookings_of(&self.db, side, &page).await?;
-        let (rows, next) = page.split(rows, |b| (b.booking_date, b.start_time, b.booking_id));
+        let (rows, next) = page.split(rows, |r| {
+            (r.booking.booking_date, r.booking.start_time, r.booking.booking_id)
+        });
         Ok(Response::new(pb::ListBookingsResponse {
-            bookings: rows.into_iter().map(Into::into).collect(),
+            bookings: rows
+                .into_iter()
+                .map(|row| pb::BookingRecord {
+                    review: row.review().map(Into::into),
+                    ..row.booking.into()
+                })
+                .collect(),
             next,
         }))
     }
@@ -418,6 +464,93 @@ impl booking_server::Booking for BookingService {
         let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old));
         let row = self.lifecycle.reschedule(old, client_id, &booking, now).await?;
         Ok(Response::new(pb::RescheduleBookingResponse { booking: one(row) }))
+    async fn post_review(
+        &self,
+        request: Request<pb::PostReviewRequest>,
+    ) -> Result<Response<pb::PostReviewResponse>, Status> {
+        let client_id = client(&request, "review a session")?;
+        let r = request.into_inner();
+        let booking_id = BookingId::parse(&r.booking_id)?;
+        let said = said(r.rating, r.comment)?;
+        let row = reviews::post(&self.db, booking_id, client_id, said, self.clock.now()).await?;
+        self.lifecycle.wake_relay();
+        tracing::info!(review_id = %row.review_id, %booking_id, "review posted");
+        Ok(Response::new(pb::PostReviewResponse {
+            review: Some(row.into()),
+        }))
+    }
+
+    async fn edit_review(
+        &self,
+        request: Request<pb::EditReviewRequest>,
+    ) -> Result<Response<pb::EditReviewResponse>, Status> {
+        let client_id = client(&request, "edit a review")?;
+        let r = request.into_inner();
+        let booking_id = BookingId::parse(&r.booking_id)?;
+        let said = said(r.rating, r.comment)?;
+        let row = reviews::edit(&self.db, booking_id, client_id, said, self.clock.now()).await?;
+        self.lifecycle.wake_relay();
+        Ok(Response::new(pb::EditReviewResponse {
+            review: Some(row.into()),
+        }))
+    }
+
+    async fn get_booking_review(
+        &self,
+        request: Request<pb::GetBookingReviewRequest>,
+    ) -> Result<Response<pb::GetBookingReviewResponse>, Status> {
+        let caller = auth::caller(&request)?;
+        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
+        let row = reviews::of_booking(&self.db, booking_id, caller.user_id).await?;
+        Ok(Response::new(pb::GetBookingReviewResponse {
+            review: Some(row.into()),
+        }))
+    }
+
+    async fn list_coach_reviews(
+        &self,
+        request: Request<pb::ListCoachReviewsRequest>,
+    ) -> Result<Response<pb::ListCoachReviewsResponse>, Status> {
+        auth::caller(&request)?;
+        let r = request.into_inner();
+        let coach_id = CoachId::parse(&r.coach_id)?;
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = reviews::of_coach(&self.db, coach_id, &page).await?;
+        let (rows, next) = page.split(rows, |r| (r.created_at, r.review_id));
+        Ok(Response::new(pb::ListCoachReviewsResponse {
+            reviews: rows.into_iter().map(Into::into).collect(),
+            next,
+        }))
+    }
+
+    async fn reply_to_review(
+        &self,
+        request: Request<pb::ReplyToReviewRequest>,
+    ) -> Result<Response<pb::ReplyToReviewResponse>, Status> {
+        let coach_id = coach(&request, "reply to a review")?;
+        let r = request.into_inner();
+        let review_id = review_id(&r.review_id)?;
+        let reply = parse_reply(r.reply)?;
+        let row = reviews::reply(&self.db, review_id, coach_id, reply, self.clock.now()).await?;
+        Ok(Response::new(pb::ReplyToReviewResponse {
+            review: Some(row.into()),
+        }))
+    }
+
+    async fn hide_review(
+        &self,
+        request: Request<pb::HideReviewRequest>,
+    ) -> Result<Response<pb::HideReviewResponse>, Status> {
+        let admin_id = auth::require_role(&request, &[Role::Admin])?.user_id;
+        let r = request.into_inner();
+        let review_id = review_id(&r.review_id)?;
+        let reason = parse_hide_reason(r.reason)?;
+        let row = reviews::hide(&self.db, review_id, admin_id, reason, self.clock.now()).await?;
+        self.lifecycle.wake_relay();
+        tracing::info!(%review_id, "review hidden");
+        Ok(Response::new(pb::HideReviewResponse {
+            review: Some(row.into()),
+        }))
     }
 }
 

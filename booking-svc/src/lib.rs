@@ -24,6 +24,7 @@ mod events;
 mod facts;
 mod grpc;
 mod lifecycle;
+mod reviews;
 pub mod scheduler;
 mod slots;
 mod store;

@@ -182,37 +182,93 @@ pub enum Side {
     Coach(CoachId),
 }
 
+/// A booking of a list, with its review's columns (all null when it has none).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ListedRow {
+    #[sqlx(flatten)]
+    pub booking: BookingRow,
+    pub review_id: Option<Uuid>,
+    pub review_rating: Option<i16>,
+    pub review_comment: Option<String>,
+    pub review_created_at: Option<DateTime<Utc>>,
+    pub review_updated_at: Option<DateTime<Utc>>,
+    pub review_reply: Option<String>,
+    pub review_replied_at: Option<DateTime<Utc>>,
+    pub review_hidden_at: Option<DateTime<Utc>>,
+    pub review_hidden_reason: Option<String>,
+}
+
+impl ListedRow {
+    /// The booking's review, when it has one.
+    pub fn review(&self) -> Option<crate::reviews::ReviewRow> {
+        let b = &self.booking;
+        Some(crate::reviews::ReviewRow {
+            review_id: self.review_id?,
+            booking_id: b.booking_id,
+            coach_id: b.coach_id,
+            client_id: b.client_id,
+            rating: self.review_rating?,
+            comment: self.review_comment.clone(),
+            created_at: self.review_created_at?,
+            updated_at: self.review_updated_at?,
+            reply: self.review_reply.clone(),
+            replied_at: self.review_replied_at,
+            hidden_at: self.review_hidden_at,
+            hidden_reason: self.review_hidden_reason.clone(),
+        })
+    }
+}
+
+/// The review columns of [`ListedRow`], over `booking.review r`.
+macro_rules! listed_review_columns {
+    () => {
+        ", r.review_id, r.rating as review_rating, r.comment as review_comment,
+           r.created_at as review_created_at, r.updated_at as review_updated_at,
+           r.reply as review_reply, r.replied_at as review_replied_at,
+           r.hidden_at as review_hidden_at, r.hidden_reason as review_hidden_reason"
+    };
+}
+
 /// A page of the bookings of a client or with a coach, by date, start time and id (one index
-/// range scan: `booking_client_page_idx` or `booking_coach_page_idx`).
+/// range scan: `booking_client_page_idx` or `booking_coach_page_idx`), each with its review (a
+/// primary-key probe per row of the page), in one statement.
 pub async fn bookings_of(
     db: impl PgExecutor<'_>,
     side: Side,
     page: &Page<BookingKeyset>,
-) -> Result<Vec<BookingRow>, Error> {
+) -> Result<Vec<ListedRow>, Error> {
     let (query, party) = match side {
         Side::Client(ClientId(id)) => (
             concat!(
-                "select ",
+                "select b.*",
+                listed_review_columns!(),
+                " from (select ",
                 booking_columns!(),
                 " from booking.booking where client_id = $1
                    and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
-                 order by booking_date, start_time, booking_id limit $5"
+                 order by booking_date, start_time, booking_id limit $5) b
+                 left join booking.review r on r.booking_id = b.booking_id
+                 order by b.booking_date, b.start_time, b.booking_id"
             ),
             id,
         ),
         Side::Coach(CoachId(id)) => (
             concat!(
-                "select ",
+                "select b.*",
+                listed_review_columns!(),
+                " from (select ",
                 booking_columns!(),
                 " from booking.booking where coach_id = $1
                    and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
-                 order by booking_date, start_time, booking_id limit $5"
+                 order by booking_date, start_time, booking_id limit $5) b
+                 left join booking.review r on r.booking_id = b.booking_id
+                 order by b.booking_date, b.start_time, b.booking_id"
             ),
             id,
         ),
     };
     let after = page.after;
-    Ok(sqlx::query_as::<_, BookingRow>(query)
+    Ok(sqlx::query_as::<_, ListedRow>(query)
         .bind(party)
         .bind(after.map(|(date, _, _)| date))
         .bind(after.map(|(_, time, _)| time))

@@ -1,8 +1,11 @@
 //! What coaching does with identity's events: a deleted user, or a coach whose role changed to
-//! another, leaves the directory with their profile, locations, slots and booking policy.
+//! another, leaves the directory with their profile, locations, slots and booking policy; a renamed
+//! coach's copy of their name (the directory's name search and order) is kept current. And with
+//! booking's: a coach's review figures (`coach_rating_changed`) are kept for the directory.
 //!
-//! Each event is applied at most once: its id is recorded in `coaching.processed_event` in the
-//! same transaction as its effect, so a redelivery changes nothing.
+//! Each removal is applied at most once: its id is recorded in `coaching.processed_event` in the
+//! same transaction as its effect, so a redelivery changes nothing. Review figures need no record:
+//! the highest revision wins, so a repeated or late event changes nothing either.
 
 use platform::{
     auth::Role,
@@ -29,6 +32,25 @@ fn coach_to_remove(event: &Event) -> Option<Uuid> {
 
 /// Applies one event, idempotently; says whether it changed coaching's data.
 pub async fn apply(db: &PgPool, envelope: Envelope) -> Result<Applied, Error> {
+    if let Event::CoachRatingChanged {
+        coach_id,
+        rating_count,
+        rating_sum,
+        stars,
+        revision,
+    } = envelope.event
+    {
+        let kept = store::put_rating(db, coach_id, rating_count, rating_sum, &stars, revision).await?;
+        return Ok(if kept { Applied::Changed } else { Applied::Nothing });
+    }
+    if let Event::UserRenamed { user_id, full_name } = &envelope.event {
+        let renamed = store::rename_coach(db, *user_id, full_name).await?;
+        return Ok(if renamed {
+            Applied::Changed
+        } else {
+            Applied::Nothing
+        });
+    }
     let Some(coach_id) = coach_to_remove(&envelope.event) else {
         return Ok(Applied::Nothing);
     };

@@ -9,12 +9,16 @@
 //!   booking-svc books and computes the bookable calendar with).
 
 use chrono::Utc;
-use platform::auth::{self, Role};
+use platform::{
+    auth::{self, Role},
+    pages::Page,
+};
 use proto::coaching::v1::{self as pb, coaching_server::Coaching};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
 use crate::{
+    directory::{self, Filter, Sort},
     domain::{
         BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, NewTimeOff, ProfileFields,
         earliest_date, format_time, location_zone, parse_date, parse_id, round_miles, state_forms,
@@ -40,6 +44,9 @@ impl From<ProfileRow> for pb::CoachProfile {
             hourly_rate: row.hourly_rate,
             years_experience: row.years_experience,
             time_zone: row.time_zone,
+            rating_average: None,
+            rating_count: 0,
+            rating_stars: Vec::new(),
         }
     }
 }
@@ -100,6 +107,8 @@ impl From<ListingRow> for pb::CoachListing {
             distance: row.distance.map(round_miles),
             bio: row.bio,
             hourly_rate: row.hourly_rate,
+            rating_average: row.rating_average,
+            rating_count: row.rating_count,
         }
     }
 }
@@ -162,6 +171,19 @@ impl From<SlotSnapshot> for pb::ScheduledSlot {
     }
 }
 
+impl CoachingService {
+    /// A profile with its coach's review figures.
+    async fn rated(&self, profile: ProfileRow) -> Result<pb::CoachProfile, Error> {
+        let rating = store::rating(&self.db, profile.coach_id).await?;
+        Ok(pb::CoachProfile {
+            rating_average: rating.rating_average,
+            rating_count: rating.rating_count,
+            rating_stars: rating.stars,
+            ..profile.into()
+        })
+    }
+}
+
 fn listings(rows: Vec<ListingRow>) -> Vec<pb::CoachListing> {
     rows.into_iter().map(Into::into).collect()
 }
@@ -177,6 +199,42 @@ fn profile_fields(fields: Option<pb::CoachProfileFields>) -> Result<ProfileField
     )
 }
 
+/// A search's filters and order, when it has any.
+fn refinement(query: Option<&pb::DirectoryQuery>, nearby: bool) -> Result<Option<(Filter, Sort)>, Error> {
+    query
+        .map(|q| Ok((Filter::parse(q)?, Sort::parse(&q.sort, nearby)?)))
+        .transpose()
+}
+
+/// A search's rows, filtered and ordered when it has a query (whole: searches do not page).
+fn refined(rows: Vec<ListingRow>, refine: Option<(Filter, Sort)>) -> Vec<ListingRow> {
+    match refine {
+        Some((filter, sort)) => {
+            directory::answer(
+                rows,
+                &filter,
+                sort,
+                &Page {
+                    limit: None,
+                    after: None,
+                },
+            )
+            .0
+        }
+        None => rows,
+    }
+}
+
+/// The coach's name the gateway sent with the fields (identity's, not the caller's input).
+fn coach_name(fields: &Option<pb::CoachProfileFields>) -> Option<String> {
+    fields
+        .as_ref()
+        .and_then(|f| f.coach_name.as_deref())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+}
+
 #[tonic::async_trait]
 impl Coaching for CoachingService {
     async fn get_coach_profile(
@@ -189,7 +247,7 @@ impl Coaching for CoachingService {
             .await?
             .ok_or_else(|| Error::NotFound("this coach has no profile yet".into()))?;
         Ok(Response::new(pb::GetCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 
@@ -198,10 +256,12 @@ impl Coaching for CoachingService {
         request: Request<pb::CreateCoachProfileRequest>,
     ) -> Result<Response<pb::CreateCoachProfileResponse>, Status> {
         let caller = auth::require_role(&request, &[Role::Coach])?;
-        let fields = profile_fields(request.into_inner().fields)?;
-        let profile = store::insert_profile(&self.db, caller.user_id, &fields).await?;
+        let r = request.into_inner();
+        let name = coach_name(&r.fields);
+        let fields = profile_fields(r.fields)?;
+        let profile = store::insert_profile(&self.db, caller.user_id, &fields, name.as_deref()).await?;
         Ok(Response::new(pb::CreateCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 
@@ -210,12 +270,14 @@ impl Coaching for CoachingService {
         request: Request<pb::UpdateCoachProfileRequest>,
     ) -> Result<Response<pb::UpdateCoachProfileResponse>, Status> {
         let caller = auth::require_role(&request, &[Role::Coach])?;
-        let fields = profile_fields(request.into_inner().fields)?;
-        let profile = store::update_profile(&self.db, caller.user_id, &fields)
+        let r = request.into_inner();
+        let name = coach_name(&r.fields);
+        let fields = profile_fields(r.fields)?;
+        let profile = store::update_profile(&self.db, caller.user_id, &fields, name.as_deref())
             .await?
             .ok_or_else(|| Error::NotFound("you have no coach profile yet; create it first".into()))?;
         Ok(Response::new(pb::UpdateCoachProfileResponse {
-            profile: Some(profile.into()),
+            profile: Some(self.rated(profile).await?),
         }))
     }
 
@@ -349,11 +411,25 @@ impl Coaching for CoachingService {
 
     async fn list_coaches(
         &self,
-        _request: Request<pb::ListCoachesRequest>,
+        request: Request<pb::ListCoachesRequest>,
     ) -> Result<Response<pb::ListCoachesResponse>, Status> {
+        let query = request.into_inner().query;
+        let (filter, sort, page) = match &query {
+            Some(query) => (
+                Filter::parse(query)?,
+                Sort::parse(&query.sort, false)?,
+                Page::parse(query.limit, &query.after)?,
+            ),
+            None => (Filter::default(), Sort::Listed, Page::parse(0, "")?),
+        };
         let rows = store::directory(&self.db).await?;
+        let (rows, next) = match query {
+            Some(_) => directory::answer(rows, &filter, sort, &page),
+            None => (rows, String::new()),
+        };
         Ok(Response::new(pb::ListCoachesResponse {
             coaches: listings(rows),
+            next,
         }))
     }
 
@@ -368,9 +444,10 @@ impl Coaching for CoachingService {
             return Err(Error::Invalid("Please enter a city or state".into()).into());
         }
         let states = state.map(state_forms);
+        let refine = refinement(r.query.as_ref(), false)?;
         let rows = store::coaches_in(&self.db, city, states.as_deref()).await?;
         Ok(Response::new(pb::SearchCoachesByCityResponse {
-            coaches: listings(rows),
+            coaches: listings(refined(rows, refine)),
         }))
     }
 
@@ -380,9 +457,10 @@ impl Coaching for CoachingService {
     ) -> Result<Response<pb::SearchCoachesNearbyResponse>, Status> {
         let r = request.into_inner();
         let query = NearbyQuery::parse(r.lat, r.lng, r.radius_miles)?;
+        let refine = refinement(r.query.as_ref(), true)?;
         let rows = store::coaches_near(&self.db, &query).await?;
         Ok(Response::new(pb::SearchCoachesNearbyResponse {
-            coaches: listings(rows),
+            coaches: listings(refined(rows, refine)),
         }))
     }
 

@@ -7,6 +7,7 @@
 //! shutdown future resolves.
 
 mod config;
+mod directory;
 mod domain;
 mod error;
 mod events;

@@ -69,6 +69,12 @@ pub struct ListingRow {
     pub cities: Vec<String>,
     pub states: Vec<String>,
     pub distance: Option<f64>,
+    /// coaching's copy of the coach's name (None until the profile is saved or the coach renamed).
+    pub coach_name: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// The average of the coach's reviews, to one decimal; None without reviews.
+    pub rating_average: Option<f64>,
+    pub rating_count: i64,
 }
 
 /// The columns of [`ProfileRow`], [`LocationRow`] and [`SlotRow`], as literals so statements
@@ -90,11 +96,24 @@ macro_rules! slot_columns {
 }
 
 /// The [`ListingRow`] columns but `distance`, over `coaching.coach_profile p`, each coach's
-/// locations aggregated into arrays (one index probe per coach, no query per coach).
+/// locations aggregated into arrays (one index probe per coach, no query per coach) and their
+/// review figures (`coaching.coach_rating r`, one primary-key probe per coach), from
+/// [`listing_locations`]'s joins.
 macro_rules! listing_select {
     () => {
-        "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
-                loc.cities, loc.states"
+        concat!(
+            "select p.coach_id, p.years_experience, p.specialties, p.bio, p.hourly_rate,
+                    p.coach_name, p.created_at, loc.cities, loc.states, ",
+            rating_average!(),
+            ", coalesce(r.rating_count, 0) as rating_count"
+        )
+    };
+}
+/// The average of `coaching.coach_rating r` to one decimal, null without reviews.
+macro_rules! rating_average {
+    () => {
+        "case when r.rating_count > 0
+              then round(r.rating_sum::numeric / r.rating_count, 1)::float8 end as rating_average"
     };
 }
 macro_rules! listing_locations {
@@ -104,7 +123,8 @@ macro_rules! listing_locations {
                      coalesce(array_agg(l.state order by l.created_at, l.location_id), '{}') as states
               from coaching.location l
               where l.coach_id = p.coach_id
-          ) loc "
+          ) loc
+          left join coaching.coach_rating r on r.coach_id = p.coach_id "
     };
 }
 
@@ -125,11 +145,12 @@ pub async fn insert_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
     fields: &ProfileFields,
+    coach_name: Option<&str>,
 ) -> Result<ProfileRow, Error> {
     sqlx::query_as::<_, ProfileRow>(concat!(
         "insert into coaching.coach_profile
-             (coach_id, bio, specialties, hourly_rate, years_experience, time_zone)
-         values ($1, $2, $3, $4, $5, $6) returning ",
+             (coach_id, bio, specialties, hourly_rate, years_experience, time_zone, coach_name)
+         values ($1, $2, $3, $4, $5, $6, $7) returning ",
         profile_columns!()
     ))
     .bind(coach_id)
@@ -138,6 +159,7 @@ pub async fn insert_profile(
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
     .bind(fields.time_zone.unwrap_or(ProfileFields::NEW_PROFILE_ZONE).name())
+    .bind(coach_name)
     .fetch_one(db)
     .await
     .map_err(|e| {
@@ -155,11 +177,13 @@ pub async fn update_profile(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
     fields: &ProfileFields,
+    coach_name: Option<&str>,
 ) -> Result<Option<ProfileRow>, Error> {
     Ok(sqlx::query_as::<_, ProfileRow>(concat!(
         "update coaching.coach_profile
          set bio = $2, specialties = $3, hourly_rate = $4, years_experience = $5,
-             time_zone = coalesce($6, time_zone), updated_at = now()
+             time_zone = coalesce($6, time_zone), coach_name = coalesce($7, coach_name),
+             updated_at = now()
          where coach_id = $1 returning ",
         profile_columns!()
     ))
@@ -169,6 +193,7 @@ pub async fn update_profile(
     .bind(fields.hourly_rate)
     .bind(fields.years_experience)
     .bind(fields.time_zone.map(Zone::name))
+    .bind(coach_name)
     .fetch_optional(db)
     .await?)
 }
@@ -665,6 +690,70 @@ pub async fn coaches_near(db: impl PgExecutor<'_>, query: &NearbyQuery) -> Resul
     .bind(high.to_vec())
     .fetch_all(db)
     .await?)
+}
+
+/// A coach's review figures.
+#[derive(Clone, Debug, Default, FromRow)]
+pub struct RatingRow {
+    /// To one decimal; None without reviews.
+    pub rating_average: Option<f64>,
+    pub rating_count: i64,
+    /// How many reviews gave one star, two, … five.
+    pub stars: Vec<i64>,
+}
+
+/// The coach's review figures (none: no reviews).
+pub async fn rating(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<RatingRow, Error> {
+    Ok(sqlx::query_as::<_, RatingRow>(concat!(
+        "select ",
+        rating_average!(),
+        ", r.rating_count, r.stars from coaching.coach_rating r where r.coach_id = $1"
+    ))
+    .bind(coach_id)
+    .fetch_optional(db)
+    .await?
+    .unwrap_or_default())
+}
+
+/// Keeps a coach's review figures when `revision` is newer than the kept one; false when it is
+/// not (a late or repeated event).
+pub async fn put_rating(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    rating_count: i64,
+    rating_sum: i64,
+    stars: &[i64; 5],
+    revision: i64,
+) -> Result<bool, Error> {
+    let result = sqlx::query(
+        "insert into coaching.coach_rating as r (coach_id, rating_count, rating_sum, stars, revision)
+         values ($1, $2, $3, $4, $5)
+         on conflict (coach_id) do update
+         set rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
+             stars = excluded.stars, revision = excluded.revision
+         where r.revision < excluded.revision",
+    )
+    .bind(coach_id)
+    .bind(rating_count)
+    .bind(rating_sum)
+    .bind(&stars[..])
+    .bind(revision)
+    .execute(db)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// Keeps the coach's new name, when they have a profile; false when they have none.
+pub async fn rename_coach(db: impl PgExecutor<'_>, coach_id: Uuid, coach_name: &str) -> Result<bool, Error> {
+    Ok(
+        sqlx::query("update coaching.coach_profile set coach_name = $2 where coach_id = $1")
+            .bind(coach_id)
+            .bind(coach_name)
+            .execute(db)
+            .await?
+            .rows_affected()
+            == 1,
+    )
 }
 
 /// Records that an event was applied; false when it already was.

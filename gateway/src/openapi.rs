@@ -492,7 +492,11 @@ mod tests {
         let logout = statuses(operation(&document, "post", "/auth/logout"));
         assert_eq!(logout, ["204", "401", "503"]);
         let directory = statuses(operation(&document, "get", "/coaches"));
-        assert_eq!(directory, ["200", "304", "503"]);
+        assert_eq!(
+            directory,
+            ["200", "304", "400", "503"],
+            "400: a bad filter or cursor"
+        );
         let slot = statuses(operation(&document, "post", "/availability"));
         assert_eq!(
             slot,

@@ -1,12 +1,14 @@
 //! booking's rules, free of sqlx and tonic: typed ids, what a bookable date is, whether a date
-//! fits a slot, the coach's time off and the bookable calendar, a session's instants in its place's zone, the coach's policy, and who (or the
-//! clock) may move a booking from which status to which.
+//! fits a slot, the coach's time off and the bookable calendar, a session's instants in its place's
+//! zone, the coach's policy, who (or the clock) may move a booking from which status to which, and
+//! who may review which session, and when.
 
 mod bookable;
 mod booking;
 mod date;
 mod ids;
 mod policy;
+pub mod review;
 mod session;
 mod slot;
 

@@ -13,6 +13,7 @@ mod migration;
 mod ops;
 mod policy;
 mod reschedule;
+mod reviews;
 mod scheduler;
 mod slots;
 mod transitions;

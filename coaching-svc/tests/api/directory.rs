@@ -128,7 +128,48 @@ async fn the_directory_needs_no_sign_in() {
     let app = TestApp::start().await;
     app.coach_with_profile().await;
 
-    let result = app.api().list_coaches(pb::ListCoachesRequest {}).await;
+    let result = app.api().list_coaches(pb::ListCoachesRequest::default()).await;
 
     assert_eq!(result.unwrap().into_inner().coaches.len(), 1);
+}
+
+#[tokio::test]
+async fn a_directory_of_1000_rated_coaches_costs_the_statements_of_one_without_ratings() {
+    let app = TestApp::start().await;
+    sqlx::query(
+        "insert into coaching.coach_profile (coach_id, bio, specialties, hourly_rate, years_experience)
+         select gen_random_uuid(), 'Coach ' || i, array['Shooting'], 40 + i % 50, i % 30
+         from generate_series(1, 1000) i",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let before = app.statements_run();
+    let unrated = app.directory().await.coaches;
+    let without = app.statements_run() - before;
+    sqlx::query(
+        "insert into coaching.coach_rating (coach_id, rating_count, rating_sum, revision)
+         select coach_id, 3, 3 + years_experience % 12, 1 from coaching.coach_profile",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+
+    let before = app.statements_run();
+    let rated = app.directory().await.coaches;
+    let with = app.statements_run() - before;
+
+    assert_eq!((without, with), (1, 1), "one statement, rated or not");
+    assert!(
+        unrated
+            .iter()
+            .all(|c| c.rating_average.is_none() && c.rating_count == 0)
+    );
+    assert_eq!(rated.len(), 1000);
+    assert!(
+        rated
+            .iter()
+            .all(|c| c.rating_count == 3 && c.rating_average.is_some_and(|a| (1.0..=5.0).contains(&a))),
+        "every coach rated"
+    );
 }

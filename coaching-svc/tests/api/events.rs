@@ -220,3 +220,114 @@ async fn another_context_s_event_leaves_coaching_s_stamp_alone_and_a_removal_ren
     until_consumed(&app).await;
     assert_ne!(coaching_stamp(&app).await, before);
 }
+
+fn rated(coach: &User, rating_count: i64, rating_sum: i64, revision: i64) -> Envelope {
+    envelope(Event::CoachRatingChanged {
+        coach_id: coach.id,
+        rating_count,
+        rating_sum,
+        stars: [0, 0, 0, 0, rating_count],
+        revision,
+    })
+}
+
+async fn rating_of(app: &TestApp, coach: &User) -> (Option<f64>, i64) {
+    let profile = app.get_profile(&app.client_user(), coach.id).await.unwrap();
+    (profile.rating_average, profile.rating_count)
+}
+
+async fn stars_of(app: &TestApp, coach: &User) -> Vec<i64> {
+    app.get_profile(&app.client_user(), coach.id)
+        .await
+        .unwrap()
+        .rating_stars
+}
+
+#[tokio::test]
+async fn a_coach_s_review_figures_reach_the_profile_and_the_directory_with_one_decimal() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    assert_eq!(rating_of(&app, &coach).await, (None, 0));
+
+    send(
+        &app,
+        &envelope(Event::CoachRatingChanged {
+            coach_id: coach.id,
+            rating_count: 3,
+            rating_sum: 14,
+            stars: [0, 0, 0, 1, 2],
+            revision: 1,
+        }),
+    )
+    .await;
+
+    eventually("the figures arrive", || async {
+        rating_of(&app, &coach).await == (Some(4.7), 3)
+    })
+    .await;
+    assert_eq!(stars_of(&app, &coach).await, [0, 0, 0, 1, 2]);
+    let listed = app.directory().await.coaches;
+    assert_eq!((listed[0].rating_average, listed[0].rating_count), (Some(4.7), 3));
+}
+
+#[tokio::test]
+async fn figures_of_an_older_revision_arriving_late_change_nothing() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+
+    send(&app, &rated(&coach, 2, 10, 2)).await;
+    eventually("revision 2 arrives", || async {
+        rating_of(&app, &coach).await == (Some(5.0), 2)
+    })
+    .await;
+    send(&app, &rated(&coach, 1, 5, 1)).await;
+    // A marker after the late event: once it is applied, so is the late one.
+    send(&app, &rated(&coach, 0, 0, 3)).await;
+    eventually("revision 3 arrives", || async {
+        rating_of(&app, &coach).await == (None, 0)
+    })
+    .await;
+    let again = rated(&coach, 2, 10, 2);
+    send(&app, &again).await;
+    send(&app, &rated(&coach, 1, 4, 4)).await;
+
+    eventually("revision 4 arrives", || async {
+        rating_of(&app, &coach).await == (Some(4.0), 1)
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_renamed_coach_is_found_by_the_new_name() {
+    let app = TestApp::start().await;
+    let coach = set_up_coach(&app).await;
+    let named = |q: &'static str| {
+        let app = &app;
+        async move {
+            app.api()
+                .list_coaches(pb::ListCoachesRequest {
+                    query: Some(pb::DirectoryQuery {
+                        q: Some(q.into()),
+                        ..Default::default()
+                    }),
+                })
+                .await
+                .unwrap()
+                .into_inner()
+                .coaches
+                .len()
+        }
+    };
+    assert_eq!(named("zed").await, 0);
+
+    send(
+        &app,
+        &envelope(Event::UserRenamed {
+            user_id: coach.id,
+            full_name: "Zed Newname".into(),
+        }),
+    )
+    .await;
+
+    eventually("the new name is found", || async { named("NEWNAME").await == 1 }).await;
+}

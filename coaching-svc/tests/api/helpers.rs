@@ -173,7 +173,7 @@ impl TestApp {
 
     pub async fn directory(&self) -> pb::ListCoachesResponse {
         self.api()
-            .list_coaches(pb::ListCoachesRequest {})
+            .list_coaches(pb::ListCoachesRequest::default())
             .await
             .unwrap()
             .into_inner()
@@ -191,6 +191,7 @@ impl TestApp {
                 lat,
                 lng,
                 radius_miles,
+                query: None,
             })
             .await?
             .into_inner()
@@ -207,6 +208,7 @@ impl TestApp {
             .search_coaches_by_city(pb::SearchCoachesByCityRequest {
                 city: city.map(str::to_owned),
                 state: state.map(str::to_owned),
+                query: None,
             })
             .await?
             .into_inner()
@@ -234,6 +236,7 @@ pub fn profile_fields(
         hourly_rate,
         years_experience,
         time_zone: None,
+        coach_name: None,
     }
 }
 

@@ -57,6 +57,7 @@ async fn updating_replaces_every_field_of_the_profile() {
                 hourly_rate: 80.0,
                 years_experience: 6,
                 time_zone: None,
+                coach_name: None,
             }),
         },
     );
@@ -131,6 +132,7 @@ async fn specialties_are_trimmed_and_unusual_text_is_kept_verbatim() {
                 hourly_rate: 40.0,
                 years_experience: 2,
                 time_zone: None,
+                coach_name: None,
             },
         )
         .await

@@ -71,6 +71,8 @@ pub struct Booking {
     /// The booking this one was moved to (this one is then cancelled); null when none.
     #[schema(format = Uuid)]
     pub rescheduled_to: Option<String>,
+    /// The client's review of the session, once they posted one (lists only; null otherwise).
+    pub review: Option<super::reviews::Review>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -116,6 +118,7 @@ fn parties(b: &pb::BookingRecord) -> [String; 2] {
 /// A booking with both names.
 fn booking(b: pb::BookingRecord, names: &Names) -> Booking {
     Booking {
+        review: b.review.map(|r| super::reviews::review(r, names)),
         coach_name: names.or_deleted(&b.coach_id),
         client_name: names.or_deleted(&b.client_id),
         booking_id: b.booking_id,

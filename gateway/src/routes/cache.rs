@@ -162,6 +162,13 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::PATCH, "/coach/bookings/{booking_id}/deny", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/cancel", &[]),
     (Method::PATCH, "/coach/bookings/{booking_id}/no-show", &[]),
+    // Reviews are never remembered. The ratings the directory and profiles show are coaching's
+    // copy: coaching-svc renews its stamp when it applies the `coach_rating_changed` event each of
+    // these writes (but a reply) sends.
+    (Method::POST, "/bookings/{booking_id}/review", &[]),
+    (Method::PUT, "/bookings/{booking_id}/review", &[]),
+    (Method::POST, "/coach/reviews/{review_id}/reply", &[]),
+    (Method::PATCH, "/admin/reviews/{review_id}/hide", &[]),
     (Method::POST, "/gym/profile", &[]),
     (Method::PUT, "/gym/profile", &[]),
     (Method::POST, "/gym/locations", &[]),

@@ -16,6 +16,7 @@ pub mod calendar;
 pub mod client;
 pub mod coaching;
 pub mod gym;
+pub mod reviews;
 mod shed;
 
 use axum::{http::Method, middleware};
@@ -116,6 +117,12 @@ pub fn table() -> Vec<Route> {
         route(COACH, routes!(booking::deny_booking)),
         route(COACH, routes!(booking::coach_cancel_booking)),
         route(COACH, routes!(booking::mark_no_show)),
+        route(CLIENT, routes!(reviews::post_review)),
+        route(CLIENT, routes!(reviews::edit_review)),
+        route(CLIENT_OR_COACH, routes!(reviews::get_review)),
+        route(SIGNED_IN, routes!(reviews::coach_reviews)),
+        route(COACH, routes!(reviews::reply_to_review)),
+        route(ADMIN, routes!(reviews::hide_review)),
         route(SIGNED_IN, routes!(gym::profile::get_profile)),
         route(GYM, routes!(gym::profile::create_profile)),
         route(GYM, routes!(gym::profile::update_profile)),

@@ -157,7 +157,8 @@ async fn a_coach_creates_and_updates_a_profile_that_anyone_signed_in_can_read_wi
         read,
         json!({"coach_id": coach.id, "coach_name": "Carla Coach", "bio": "Guards, shooting and footwork.",
                "specialties": ["Shooting"], "hourly_rate": 70.0, "years_experience": 7,
-               "time_zone": "America/Chicago"})
+               "time_zone": "America/Chicago", "rating_average": null, "rating_count": 0,
+               "rating_distribution": [0, 0, 0, 0, 0]})
     );
 }
 

@@ -92,6 +92,18 @@ pub enum Event {
     ReservationExpired {
         reservation: ReservationFact,
     },
+    /// A coach's reviews changed (one posted, edited or hidden): the figures of their reviews that
+    /// count now. `revision` grows with every change of one coach's reviews, so a consumer keeps
+    /// the figures of the highest revision it has seen, whatever order they arrive in.
+    CoachRatingChanged {
+        coach_id: Uuid,
+        rating_count: i64,
+        rating_sum: i64,
+        /// How many of the reviews gave one star, two, … five.
+        #[serde(default)]
+        stars: [i64; 5],
+        revision: i64,
+    },
 }
 
 /// Who did something to a booking or a reservation.

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/admin/reviews/{review_id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
+         * @description Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
+         */
+        patch: operations["hide_review"];
+        trace?: never;
+    };
     "/admin/stats": {
         parameters: {
             query?: never;
@@ -200,28 +220,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/availability/coach/{coach_id}/calendar": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every occurrence of a coach's slots from `from` to `to` (at most 62 days), by date and start
-         *     time, each `bookable` or with the `reason` it is not.
-         * @description Every occurrence of a coach's slots from `from` to `to` (at most 62 days), by date and start
-         *     time, each `bookable` or with the `reason` it is not.
-         */
-        get: operations["coach_calendar"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/availability/{slot_id}": {
         parameters: {
             query?: never;
@@ -316,28 +314,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/bookings/{booking_id}/reschedule": {
+    "/bookings/{booking_id}/review": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Move one of the client's pending or confirmed bookings that has not started to another slot of
-         *     the same coach and a date, in one step: the answer is the new booking (pending, with
-         *     `rescheduled_from`); the old one is cancelled by the client (a late cancellation when a cancel
-         *     now would be) with `rescheduled_to`. When the new slot and date cannot be booked, nothing
-         *     changes.
-         * @description Move one of the client's pending or confirmed bookings that has not started to another slot of
-         *     the same coach and a date, in one step: the answer is the new booking (pending, with
-         *     `rescheduled_from`); the old one is cancelled by the client (a late cancellation when a cancel
-         *     now would be) with `rescheduled_to`. When the new slot and date cannot be booked, nothing
-         *     changes.
+         * The review of a booking, for its client or its coach.
+         * @description The review of a booking, for its client or its coach.
          */
-        post: operations["reschedule_booking"];
+        get: operations["get_review"];
+        /**
+         * Edit your review of a session, within 14 days of posting it.
+         * @description Edit your review of a session, within 14 days of posting it.
+         */
+        put: operations["edit_review"];
+        /**
+         * Review a completed session (its client, once).
+         * @description Review a completed session (its client, once).
+         */
+        post: operations["post_review"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,54 +595,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/coach/exceptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in coach's time off that has not ended, soonest first, each with its conflicts.
-         * @description The signed-in coach's time off that has not ended, soonest first, each with its conflicts.
-         */
-        get: operations["list_time_off"];
-        put?: never;
-        /**
-         * Take time off: none of the signed-in coach's slots can be booked on these dates (a booking is
-         *     a 409). The answer lists the active bookings already on them (`conflicts`), which stay as they
-         *     are until the coach cancels them.
-         * @description Take time off: none of the signed-in coach's slots can be booked on these dates (a booking is
-         *     a 409). The answer lists the active bookings already on them (`conflicts`), which stay as they
-         *     are until the coach cancels them.
-         */
-        post: operations["create_time_off"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/coach/exceptions/{exception_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove one of the signed-in coach's time off: its dates can be booked again.
-         * @description Remove one of the signed-in coach's time off: its dates can be booked again.
-         */
-        delete: operations["delete_time_off"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/coach/policy": {
         parameters: {
             query?: never;
@@ -737,6 +687,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coach/reviews/{review_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a review of yours (coach), once.
+         * @description Reply to a review of yours (coach), once.
+         */
+        post: operations["reply_to_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/{coach_id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
+         *     next one named by `Link: <…>; rel="next"`.
+         * @description A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
+         *     next one named by `Link: <…>; rel="next"`.
+         */
+        get: operations["coach_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coaches": {
         parameters: {
             query?: never;
@@ -746,9 +738,13 @@ export interface paths {
         };
         /**
          * Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included.
+         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
+         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
+         *     oldest profile first.
          * @description Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included.
+         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
+         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
+         *     oldest profile first.
          */
         get: operations["list_coaches"];
         put?: never;
@@ -767,8 +763,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location in a city and/or state.
-         * @description Coaches with a location in a city and/or state.
+         * Coaches with a location in a city and/or state; the directory's filters and orders apply.
+         * @description Coaches with a location in a city and/or state; the directory's filters and orders apply.
          */
         get: operations["search_city"];
         put?: never;
@@ -787,8 +783,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
-         * @description Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+         * Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
+         *     with `distance`; the directory's filters apply.
+         * @description Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
+         *     with `distance`; the directory's filters apply.
          */
         get: operations["search_nearby"];
         put?: never;
@@ -814,26 +812,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/gym/closures/{closure_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Reopen: remove one of the signed-in gym's closures (denied requests stay denied).
-         * @description Reopen: remove one of the signed-in gym's closures (denied requests stay denied).
-         */
-        delete: operations["delete_closure"];
         options?: never;
         head?: never;
         patch?: never;
@@ -903,32 +881,6 @@ export interface paths {
         get: operations["open_availability"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/gym/locations/{location_id}/closures": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The closures of one of the signed-in gym's locations that have not ended, soonest first.
-         * @description The closures of one of the signed-in gym's locations that have not ended, soonest first.
-         */
-        get: operations["list_closures"];
-        put?: never;
-        /**
-         * Close one of the signed-in gym's locations on some dates: its court time on them is no longer
-         *     offered nor requestable, and the requests pending on them are denied with the reason.
-         * @description Close one of the signed-in gym's locations on some dates: its court time on them is no longer
-         *     offered nor requestable, and the requests pending on them are denied with the reason.
-         */
-        post: operations["create_closure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1180,16 +1132,7 @@ export interface components {
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
-            /**
-             * Format: uuid
-             * @description The booking this one was moved from (a reschedule); null when none.
-             */
-            rescheduled_from: string | null;
-            /**
-             * Format: uuid
-             * @description The booking this one was moved to (this one is then cancelled); null when none.
-             */
-            rescheduled_to: string | null;
+            review: null | components["schemas"]["Review"];
             /**
              * Format: uuid
              * @description The coach's availability slot it books.
@@ -1268,36 +1211,6 @@ export interface components {
          * @enum {string}
          */
         BookingStatus: "pending" | "confirmed" | "denied" | "cancelled" | "expired" | "completed" | "no_show";
-        /** @description One occurrence of a slot on one date. */
-        CalendarDay: {
-            bookable: boolean;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, on the place's calendar.
-             */
-            date: string;
-            /** @description HH:MM, on the place's clock. */
-            end_time: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC.
-             */
-            ends_at: string;
-            /** @description Empty when the slot has no location. */
-            location_name: string;
-            reason: null | components["schemas"]["Unbookable"];
-            /** Format: uuid */
-            slot_id: string;
-            /** @description HH:MM, on the place's clock. */
-            start_time: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC.
-             */
-            starts_at: string;
-            /** @description The place's IANA time zone. */
-            time_zone: string;
-        };
         /**
          * @description The address of a person's calendar feed.
          * @example {
@@ -1368,46 +1281,6 @@ export interface components {
             skill_level?: components["schemas"]["SkillLevel"] | string | null;
             sport?: string | null;
         };
-        /** @description Dates (the location's local dates, both inclusive) on which a gym location is closed. */
-        Closure: {
-            /** Format: uuid */
-            closure_id: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the last closed day (inclusive).
-             */
-            end_date: string;
-            /** Format: uuid */
-            location_id: string;
-            reason: string | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the first closed day.
-             */
-            start_date: string;
-        };
-        /**
-         * @example {
-         *       "end_date": "2026-07-03",
-         *       "reason": "Tournament",
-         *       "start_date": "2026-07-01"
-         *     }
-         */
-        ClosureBody: {
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the last closed day (inclusive), not before start_date (422), not in the past
-             *     (409).
-             */
-            end_date: string;
-            /** @description Optional, one line, at most 200 characters; coaches whose requests it denies read it. */
-            reason?: string | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the first closed day.
-             */
-            start_date: string;
-        };
         /** @description A coach in the directory or a search result. */
         CoachListing: {
             bio: string;
@@ -1425,6 +1298,16 @@ export interface components {
              */
             hourly_rate: number;
             locations: components["schemas"]["ListingLocation"][];
+            /**
+             * Format: double
+             * @description The average of the coach's reviews, to one decimal; null while they have none.
+             */
+            rating_average: number | null;
+            /**
+             * Format: int64
+             * @description How many reviews the average is of (hidden ones left out).
+             */
+            rating_count: number;
             specialties: string[];
             /** Format: int32 */
             years_experience: number;
@@ -1440,6 +1323,18 @@ export interface components {
              * @description Dollars per hour.
              */
             hourly_rate: number;
+            /**
+             * Format: double
+             * @description The average of the coach's reviews, to one decimal; null while they have none.
+             */
+            rating_average: number | null;
+            /**
+             * Format: int64
+             * @description How many reviews the average is of (hidden ones left out).
+             */
+            rating_count: number;
+            /** @description How many of them gave 1, 2, 3, 4 and 5 stars. */
+            rating_distribution: number[];
             specialties: string[];
             /**
              * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
@@ -1722,6 +1617,16 @@ export interface components {
             /** @description Digits, spaces and `+-().`; blank for none. */
             phone?: string;
         };
+        /**
+         * @description Why an administrator hides a review.
+         * @example {
+         *       "reason": "Personal insults."
+         *     }
+         */
+        HideBody: {
+            /** @description At most 500 characters, not blank; kept with the review. */
+            reason: string;
+        };
         /** @description A city and state where a coach offers sessions. */
         ListingLocation: {
             city: string;
@@ -1783,11 +1688,6 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description A new closure, with the requests it denied. */
-        NewClosure: components["schemas"]["Closure"] & {
-            /** @description The ids of the pending court requests on its dates, now denied with its reason. */
-            denied_reservations: string[];
-        };
         /**
          * @description Payment is not taken yet: every booking is pending payment.
          * @enum {string}
@@ -1824,23 +1724,14 @@ export interface components {
             role?: null | components["schemas"]["SignUpRole"];
         };
         /**
-         * @description Where to move a booking: another slot of the same coach (or the same one) and a date.
+         * @description The coach's reply to a review.
          * @example {
-         *       "booking_date": "2030-06-10",
-         *       "slot_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+         *       "reply": "Thanks, see you next week!"
          *     }
          */
-        RescheduleBody: {
-            /**
-             * Format: date
-             * @description YYYY-MM-DD: a date of that slot the coach takes bookings on.
-             */
-            booking_date: string;
-            /**
-             * Format: uuid
-             * @description One of the booking's coach's slots.
-             */
-            slot_id: string;
+        ReplyBody: {
+            /** @description At most 2,000 characters, not blank. */
+            reply: string;
         };
         ReservationBody: {
             /**
@@ -1856,6 +1747,64 @@ export interface components {
          * @enum {string}
          */
         ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
+        /** @description A client's review of a session that took place. */
+        Review: {
+            /** Format: uuid */
+            booking_id: string;
+            client_name: string;
+            /** Format: uuid */
+            coach_id: string;
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC: the client may edit it until then (unless it is hidden).
+             */
+            editable_until: string;
+            /** @description Hidden by an administrator: left out of the coach's reviews and of every average. */
+            hidden: boolean;
+            /** @description Why the administrator hid it. */
+            hidden_reason: string | null;
+            /**
+             * Format: int32
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            replied_at: string | null;
+            /** @description The coach's reply, once they gave it. */
+            reply: string | null;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC: when the client last edited it (its posting, until then).
+             */
+            updated_at: string;
+        };
+        /**
+         * @description What a client says of a session.
+         * @example {
+         *       "comment": "Fixed my jump shot in one hour.",
+         *       "rating": 5
+         *     }
+         */
+        ReviewBody: {
+            /** @description At most 2,000 characters; blank or null for none. */
+            comment?: string | null;
+            /**
+             * Format: int32
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+        };
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1927,61 +1876,10 @@ export interface components {
             total_users: number;
         };
         /**
-         * @description Dates (the coach's local dates, both inclusive) on which none of the coach's slots can be
-         *     booked.
-         */
-        TimeOff: {
-            /**
-             * @description The ids of the coach's active (pending or confirmed) bookings inside the range: they are
-             *     not cancelled by the time off; the coach decides.
-             */
-            conflicts: string[];
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the last day off (inclusive).
-             */
-            end_date: string;
-            /** Format: uuid */
-            exception_id: string;
-            reason: string | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the first day off.
-             */
-            start_date: string;
-        };
-        /**
-         * @example {
-         *       "end_date": "2026-07-14",
-         *       "reason": "Summer camp",
-         *       "start_date": "2026-07-01"
-         *     }
-         */
-        TimeOffBody: {
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the last day off (inclusive), not before start_date (422), not in the past
-             *     (409).
-             */
-            end_date: string;
-            /** @description Optional, one line, at most 200 characters; for the coach's own list. */
-            reason?: string | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, the first day off.
-             */
-            start_date: string;
-        };
-        /**
          * @description An IANA time zone name.
          * @enum {string}
          */
         TimeZoneName: "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmara" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Timbuktu" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/Buenos_Aires" | "America/Argentina/Catamarca" | "America/Argentina/ComodRivadavia" | "America/Argentina/Cordoba" | "America/Argentina/Jujuy" | "America/Argentina/La_Rioja" | "America/Argentina/Mendoza" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Atikokan" | "America/Atka" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Ensenada" | "America/Fort_Nelson" | "America/Fort_Wayne" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Indianapolis" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Louisville" | "America/Kentucky/Monticello" | "America/Knox_IN" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montreal" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nipigon" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Nuuk" | "America/Ojinaga" | "America/Panama" | "America/Pangnirtung" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Acre" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rainy_River" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Rosario" | "America/Santa_Isabel" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Shiprock" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Thunder_Bay" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Virgin" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "America/Yellowknife" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/South_Pole" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Ashkhabad" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Choibalsan" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Colombo" | "Asia/Dacca" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Harbin" | "Asia/Hebron" | "Asia/Ho_Chi_Minh" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Istanbul" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Kashgar" | "Asia/Kathmandu" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Kolkata" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macao" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Tel_Aviv" | "Asia/Thimbu" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ujung_Pandang" | "Asia/Ulaanbaatar" | "Asia/Ulan_Bator" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yangon" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Faroe" | "Atlantic/Jan_Mayen" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/ACT" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Canberra" | "Australia/Currie" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/LHI" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/NSW" | "Australia/North" | "Australia/Perth" | "Australia/Queensland" | "Australia/South" | "Australia/Sydney" | "Australia/Tasmania" | "Australia/Victoria" | "Australia/West" | "Australia/Yancowinna" | "Brazil/Acre" | "Brazil/DeNoronha" | "Brazil/East" | "Brazil/West" | "CET" | "CST6CDT" | "Canada/Atlantic" | "Canada/Central" | "Canada/Eastern" | "Canada/Mountain" | "Canada/Newfoundland" | "Canada/Pacific" | "Canada/Saskatchewan" | "Canada/Yukon" | "Chile/Continental" | "Chile/EasterIsland" | "Cuba" | "EET" | "EST" | "EST5EDT" | "Egypt" | "Eire" | "Etc/GMT" | "Etc/GMT+0" | "Etc/GMT+1" | "Etc/GMT+10" | "Etc/GMT+11" | "Etc/GMT+12" | "Etc/GMT+2" | "Etc/GMT+3" | "Etc/GMT+4" | "Etc/GMT+5" | "Etc/GMT+6" | "Etc/GMT+7" | "Etc/GMT+8" | "Etc/GMT+9" | "Etc/GMT-0" | "Etc/GMT-1" | "Etc/GMT-10" | "Etc/GMT-11" | "Etc/GMT-12" | "Etc/GMT-13" | "Etc/GMT-14" | "Etc/GMT-2" | "Etc/GMT-3" | "Etc/GMT-4" | "Etc/GMT-5" | "Etc/GMT-6" | "Etc/GMT-7" | "Etc/GMT-8" | "Etc/GMT-9" | "Etc/GMT0" | "Etc/Greenwich" | "Etc/UCT" | "Etc/UTC" | "Etc/Universal" | "Etc/Zulu" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belfast" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Kyiv" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Nicosia" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Tiraspol" | "Europe/Ulyanovsk" | "Europe/Uzhgorod" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zaporozhye" | "Europe/Zurich" | "GB" | "GB-Eire" | "GMT" | "GMT+0" | "GMT-0" | "GMT0" | "Greenwich" | "HST" | "Hongkong" | "Iceland" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Iran" | "Israel" | "Jamaica" | "Japan" | "Kwajalein" | "Libya" | "MET" | "MST" | "MST7MDT" | "Mexico/BajaNorte" | "Mexico/BajaSur" | "Mexico/General" | "NZ" | "NZ-CHAT" | "Navajo" | "PRC" | "PST8PDT" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Chuuk" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Johnston" | "Pacific/Kanton" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Pohnpei" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Samoa" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "Pacific/Yap" | "Poland" | "Portugal" | "ROC" | "ROK" | "Singapore" | "Turkey" | "UCT" | "US/Alaska" | "US/Aleutian" | "US/Arizona" | "US/Central" | "US/East-Indiana" | "US/Eastern" | "US/Hawaii" | "US/Indiana-Starke" | "US/Michigan" | "US/Mountain" | "US/Pacific" | "US/Samoa" | "UTC" | "Universal" | "W-SU" | "WET" | "Zulu";
-        /**
-         * @description Why a date of a slot cannot be booked.
-         * @enum {string}
-         */
-        Unbookable: "booked" | "time_off" | "too_soon" | "too_far" | "past";
         /** @description Only the fields present change. */
         UpdateUserBody: {
             email?: string | null;
@@ -2052,6 +1950,107 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    hide_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideBody"];
+            };
+        };
+        responses: {
+            /** @description Hidden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such review */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already hidden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_stats: {
         parameters: {
             query?: never;
@@ -2821,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,72 +2861,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Slot"][];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    coach_calendar: {
-        parameters: {
-            query: {
-                /** @description YYYY-MM-DD, the first date. */
-                from: string;
-                /** @description YYYY-MM-DD, the last date (inclusive): at most 61 days after `from`. */
-                to: string;
-            };
-            header?: never;
-            path: {
-                /** @description The coach's user id */
-                coach_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The coach's bookable calendar */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CalendarDay"][];
                 };
             };
             /** @description The request is invalid; the detail names the field */
@@ -3374,29 +3307,25 @@ export interface operations {
             };
         };
     };
-    reschedule_booking: {
+    get_review: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The booking to move */
+                /** @description The booking */
                 booking_id: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RescheduleBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Moved: the new booking, pending the coach's approval */
-            201: {
+            /** @description The review */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Booking"];
+                    "application/json": components["schemas"]["Review"];
                 };
             };
             /** @description The request is invalid; the detail names the field */
@@ -3426,7 +3355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such booking of yours, or no such slot */
+            /** @description No review of this booking (or not your booking) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3435,7 +3364,182 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The booking can no longer be cancelled, or the new slot and date cannot be booked (taken, time off, too soon, too far, past) */
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewBody"];
+            };
+        };
+        responses: {
+            /** @description Edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours, or no review of it yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Posted more than 14 days ago, or hidden by an administrator */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewBody"];
+            };
+        };
+        responses: {
+            /** @description Posted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The session is not completed, or you already reviewed it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,212 +4651,6 @@ export interface operations {
             };
         };
     };
-    list_time_off: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The coach's time off */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOff"][];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    create_time_off: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TimeOffBody"];
-            };
-        };
-        responses: {
-            /** @description Time off saved, with the bookings it meets */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOff"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    delete_time_off: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The time off */
-                exception_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Time off removed */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     own_policy: {
         parameters: {
             query?: never;
@@ -5182,9 +5080,198 @@ export interface operations {
             };
         };
     };
-    list_coaches: {
+    reply_to_review: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /** @description The review */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyBody"];
+            };
+        };
+        responses: {
+            /** @description Replied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such review of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already replied to, or hidden */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    coach_reviews: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (20 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The coach */
+                coach_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the coach's reviews */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_coaches: {
+        parameters: {
+            query?: {
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
+                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
             header?: {
                 /** @description An ETag from an earlier answer */
                 "If-None-Match"?: string | null;
@@ -5199,8 +5286,10 @@ export interface operations {
                 headers: {
                     /** @description no-cache: revalidate every time */
                     "Cache-Control"?: string;
-                    /** @description Changes whenever the list changes */
+                    /** @description Changes whenever the list changes (the whole directory only) */
                     ETag?: string;
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +5302,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
@@ -5234,6 +5332,21 @@ export interface operations {
                 city?: string;
                 /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5290,6 +5403,21 @@ export interface operations {
                 lng: number;
                 /** @description Miles; 25 when absent. */
                 radius?: number;
+                /** @description Part of the coach's name or of a specialty, case-insensitive. */
+                q?: string;
+                /** @description One of the coach's specialties, case-insensitive. */
+                specialty?: string;
+                /** @description Dollars per hour, at least. */
+                min_rate?: number;
+                /** @description Dollars per hour, at most. */
+                max_rate?: number;
+                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
+                min_rating?: number;
+                /**
+                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5362,74 +5490,6 @@ export interface operations {
             };
             /** @description Neither a city nor a state given (blank counts as not given) */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    delete_closure: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The closure */
-                closure_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Closure removed */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5600,7 +5660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
+            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start); the detail names the fields */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5792,177 +5852,6 @@ export interface operations {
             };
             /** @description No such record */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_closures: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description One of the gym's locations */
-                location_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The location's closures */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Closure"][];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    create_closure: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description One of the gym's locations */
-                location_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ClosureBody"];
-            };
-        };
-        responses: {
-            /** @description Closed, with the requests it denied */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NewClosure"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body keeps every rule of its schema but breaks one across its fields that JSON Schema cannot state (`x-after`: the end must come after the start; `x-not-before`: a range's last date must not come before its first); the detail names the fields */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,8 @@ export function coachListing(overrides: Partial<CoachListing> = {}): CoachListin
     bio: 'Former college guard.',
     hourly_rate: 65,
     distance: null,
+    rating_average: null,
+    rating_count: 0,
     ...overrides,
   };
 }
@@ -29,6 +31,9 @@ export function coachProfile(overrides: Partial<CoachProfile> = {}): CoachProfil
     hourly_rate: 65,
     years_experience: 8,
     time_zone: 'America/Chicago',
+    rating_average: null,
+    rating_count: 0,
+    rating_distribution: [0, 0, 0, 0, 0],
     ...overrides,
   };
 }

@@ -13,9 +13,83 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::blank_is_none;
 use crate::{
-    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, routes::cache,
-    state::AppState,
+    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, pages::Paging,
+    routes::cache, state::AppState,
 };
+
+/// The directory's filters and order (issue 19), shared by `/coaches` and its two searches; all
+/// optional. coaching-svc judges them (a bad value is a 400 with its detail); here numbers are
+/// only read.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DirectoryParams {
+    /// Part of the coach's name or of a specialty, case-insensitive.
+    pub q: Option<String>,
+    /// One of the coach's specialties, case-insensitive.
+    pub specialty: Option<String>,
+    /// Dollars per hour, at least.
+    #[param(value_type = Option<f64>, minimum = 0, maximum = 10000)]
+    pub min_rate: Option<String>,
+    /// Dollars per hour, at most.
+    #[param(value_type = Option<f64>, minimum = 0, maximum = 10000)]
+    pub max_rate: Option<String>,
+    /// Average rating, at least (1 to 5); coaches without reviews are left out.
+    #[param(value_type = Option<f64>, minimum = 1, maximum = 5)]
+    pub min_rating: Option<String>,
+    /// `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
+    /// first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+    pub sort: Option<String>,
+}
+
+impl DirectoryParams {
+    /// Whether any filter or order is given.
+    fn any(&self) -> bool {
+        [
+            &self.q,
+            &self.specialty,
+            &self.min_rate,
+            &self.max_rate,
+            &self.min_rating,
+            &self.sort,
+        ]
+        .iter()
+        .any(|p| p.as_deref().is_some_and(|v| !v.trim().is_empty()))
+    }
+
+    /// The query for coaching-svc, with a page of `limit` after `after`.
+    fn query(self, limit: u32, after: String) -> Result<pb::DirectoryQuery, ApiError> {
+        fn number(name: &str, raw: Option<String>) -> Result<Option<f64>, ApiError> {
+            match raw.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+                None => Ok(None),
+                Some(v) => v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.is_finite())
+                    .map(Some)
+                    .ok_or_else(|| ApiError::bad_request(format!("{name} must be a number, not {v:?}."))),
+            }
+        }
+        Ok(pb::DirectoryQuery {
+            min_rate: number("min_rate", self.min_rate)?,
+            max_rate: number("max_rate", self.max_rate)?,
+            min_rating: number("min_rating", self.min_rating)?,
+            q: self.q,
+            specialty: self.specialty,
+            sort: self.sort.unwrap_or_default(),
+            limit,
+            after,
+        })
+    }
+
+    /// A search's query, when any filter or order is given (searches answer whole).
+    fn search(self) -> Result<Option<pb::DirectoryQuery>, ApiError> {
+        if self.any() {
+            self.query(0, String::new()).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
 
 /// A city and state where a coach offers sessions.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,6 +112,11 @@ pub struct CoachListing {
     pub bio: String,
     /// Dollars per hour.
     pub hourly_rate: f64,
+    /// The average of the coach's reviews, to one decimal; null while they have none.
+    #[schema(minimum = 1, maximum = 5)]
+    pub rating_average: Option<f64>,
+    /// How many reviews the average is of (hidden ones left out).
+    pub rating_count: i64,
 }
 
 /// Listings with their coach names, in the service's order. A coach whose account no longer
@@ -62,24 +141,39 @@ async fn with_names(state: &AppState, coaches: Vec<pb::CoachListing>) -> Result<
             distance: c.distance,
             bio: c.bio,
             hourly_rate: c.hourly_rate,
+            rating_average: c.rating_average,
+            rating_count: c.rating_count,
         })
     })
     .await
 }
 
 /// Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-/// body, names included.
+/// body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
+/// a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
+/// oldest profile first.
 #[utoipa::path(get, path = "/coaches", tag = "coaching",
-    params(("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer")),
+    params(("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
+           DirectoryParams, Paging<100>),
     responses(
         (status = 200, description = "The coach directory", body = [CoachListing],
-            headers(("ETag" = String, description = "Changes whenever the list changes"),
-                    ("Cache-Control" = String, description = "no-cache: revalidate every time"))),
+            headers(("ETag" = String, description = "Changes whenever the list changes (the whole directory only)"),
+                    ("Cache-Control" = String, description = "no-cache: revalidate every time"),
+                    ("Link" = String, description = "The next page, while more remain"))),
         (status = 304, description = "Unchanged since the ETag given in If-None-Match")))]
 pub(crate) async fn list_coaches(
     State(state): State<AppState>,
     headers: HeaderMap,
+    Query(params): Query<DirectoryParams>,
+    paging: Paging<100>,
 ) -> Result<Response, ApiError> {
+    if params.any() || paging.limit() > 0 || !paging.after().is_empty() {
+        let query = params.query(paging.limit(), paging.after())?;
+        let message = pb::ListCoachesRequest { query: Some(query) };
+        let reply = call::read!(state, coaching.list_coaches, None, message).await?;
+        let listings = with_names(&state, reply.coaches).await?;
+        return Ok(paging.respond(listings, &reply.next, None));
+    }
     // Read before rendering: what is rendered then reflects every change made before the stamps.
     let stamp = match state.redis.stamps().await {
         Ok(stamps) => stamps.of(cache::DIRECTORY.shows),
@@ -97,7 +191,8 @@ pub(crate) async fn list_coaches(
 
 /// The directory as JSON, gzipped once, with its ETag.
 async fn render_directory(state: &AppState) -> Result<Rendered, ApiError> {
-    let reply = call::read!(state, coaching.list_coaches, None, pb::ListCoachesRequest {}).await?;
+    let message = pb::ListCoachesRequest { query: None };
+    let reply = call::read!(state, coaching.list_coaches, None, message).await?;
     let listings = with_names(state, reply.coaches).await?;
     http_cache::rendered(serde_json::to_vec(&listings).map_err(ApiError::internal)?)
 }
@@ -116,12 +211,14 @@ pub struct NearbyQuery {
     pub radius: Option<f64>,
 }
 
-/// Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
-#[utoipa::path(get, path = "/coaches/search/nearby", tag = "coaching", params(NearbyQuery),
+/// Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
+/// with `distance`; the directory's filters apply.
+#[utoipa::path(get, path = "/coaches/search/nearby", tag = "coaching", params(NearbyQuery, DirectoryParams),
     responses((status = 200, description = "Coaches nearby, nearest first", body = [CoachListing])))]
 pub(crate) async fn search_nearby(
     State(state): State<AppState>,
     Query(query): Query<NearbyQuery>,
+    Query(refine): Query<DirectoryParams>,
 ) -> Result<axum::Json<Vec<CoachListing>>, ApiError> {
     let (Some(lat), Some(lng)) = (query.lat, query.lng) else {
         return Err(ApiError::bad_request(
@@ -147,6 +244,7 @@ pub(crate) async fn search_nearby(
         lat,
         lng,
         radius_miles,
+        query: refine.search()?,
     };
     let reply = call::read!(state, coaching.search_coaches_nearby, None, message).await?;
     Ok(axum::Json(with_names(&state, reply.coaches).await?))
@@ -188,19 +286,21 @@ impl PlaceQuery {
     }
 }
 
-/// Coaches with a location in a city and/or state.
-#[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery),
+/// Coaches with a location in a city and/or state; the directory's filters and orders apply.
+#[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery, DirectoryParams),
     responses((status = 200, description = "Coaches in that city or state", body = [CoachListing]),
               (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
                body = crate::error::ErrorBody)))]
 pub(crate) async fn search_city(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,
+    Query(refine): Query<DirectoryParams>,
 ) -> Result<axum::Json<Vec<CoachListing>>, ApiError> {
     let (city, place_state) = query.parts()?;
     let message = pb::SearchCoachesByCityRequest {
         city,
         state: place_state,
+        query: refine.search()?,
     };
     let reply = call::read!(state, coaching.search_coaches_by_city, None, message).await?;
     Ok(axum::Json(with_names(&state, reply.coaches).await?))

@@ -29,6 +29,13 @@ pub struct CoachProfile {
     /// The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
     #[schema(example = "America/Chicago")]
     pub time_zone: String,
+    /// The average of the coach's reviews, to one decimal; null while they have none.
+    #[schema(minimum = 1, maximum = 5)]
+    pub rating_average: Option<f64>,
+    /// How many reviews the average is of (hidden ones left out).
+    pub rating_count: i64,
+    /// How many of them gave 1, 2, 3, 4 and 5 stars.
+    pub rating_distribution: [i64; 5],
 }
 
 impl CoachProfile {
@@ -41,6 +48,9 @@ impl CoachProfile {
             hourly_rate: profile.hourly_rate,
             years_experience: profile.years_experience,
             time_zone: profile.time_zone,
+            rating_average: profile.rating_average,
+            rating_count: profile.rating_count,
+            rating_distribution: std::array::from_fn(|i| profile.rating_stars.get(i).copied().unwrap_or(0)),
         }
     }
 }
@@ -78,6 +88,8 @@ impl From<CoachProfileBody> for pb::CoachProfileFields {
             hourly_rate: b.hourly_rate,
             years_experience: b.years_experience,
             time_zone: b.time_zone.filter(|zone| !zone.trim().is_empty()),
+            // Set by the handler from identity-svc, never from the body.
+            coach_name: None,
         }
     }
 }
@@ -128,13 +140,15 @@ pub(crate) async fn create_profile(
     session: Session,
     Json(body): Json<CoachProfileBody>,
 ) -> Result<(StatusCode, axum::Json<CoachProfile>), ApiError> {
+    // The name first: coaching keeps a copy for the directory's name search and order.
+    let name = own_name(&state, &session).await;
     let message = pb::CreateCoachProfileRequest {
-        fields: Some(body.into()),
+        fields: Some(pb::CoachProfileFields {
+            coach_name: name.as_ref().ok().cloned(),
+            ..body.into()
+        }),
     };
-    let (reply, name) = tokio::join!(
-        call::write!(state, coaching.create_coach_profile, Some(&session), message),
-        own_name(&state, &session),
-    );
+    let reply = call::write!(state, coaching.create_coach_profile, Some(&session), message).await;
     let profile = present("coaching", reply?.profile)?;
     Ok((StatusCode::CREATED, axum::Json(CoachProfile::new(profile, name?))))
 }
@@ -148,13 +162,15 @@ pub(crate) async fn update_profile(
     session: Session,
     Json(body): Json<CoachProfileBody>,
 ) -> Result<axum::Json<CoachProfile>, ApiError> {
+    // The name first: coaching keeps a copy for the directory's name search and order.
+    let name = own_name(&state, &session).await;
     let message = pb::UpdateCoachProfileRequest {
-        fields: Some(body.into()),
+        fields: Some(pb::CoachProfileFields {
+            coach_name: name.as_ref().ok().cloned(),
+            ..body.into()
+        }),
     };
-    let (reply, name) = tokio::join!(
-        call::write!(state, coaching.update_coach_profile, Some(&session), message),
-        own_name(&state, &session),
-    );
+    let reply = call::write!(state, coaching.update_coach_profile, Some(&session), message).await;
     let profile = present("coaching", reply?.profile)?;
     Ok(axum::Json(CoachProfile::new(profile, name?)))
 }

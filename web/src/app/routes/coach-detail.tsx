@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { useCoachCalendar } from '@/features/booking/api/get-coach-calendar';
 import { BookingDialog } from '@/features/booking/components/booking-dialog';
 import { calendarRange, nextBookableDates } from '@/features/booking/utils/calendar-days';
+import { CoachReviewsCard } from '@/features/booking/components/coach-reviews-card';
 import { useCoachAvailability } from '@/features/coaching/api/get-coach-availability';
 import { useCoachLocations } from '@/features/coaching/api/get-coach-locations';
 import { useCoachProfile } from '@/features/coaching/api/get-coach-profile';
@@ -83,6 +84,7 @@ export default function CoachDetailRoute() {
               nextDates={nextDates}
               onBook={setChosen}
             />
+            <CoachReviewsCard coachId={coachId as string} figures={profile.data} />
             <BookingDialog
               coachId={coachId as string}
               coachName={profile.data.coach_name}

@@ -2,7 +2,9 @@ import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { BookingPolicyCard } from '@/features/booking/components/booking-policy-card';
 import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
 import { TimeOffCard } from '@/features/booking/components/time-off-card';
+import { CoachReviewsCard } from '@/features/booking/components/coach-reviews-card';
 import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
+import { useCoachProfile } from '@/features/coaching/api/get-coach-profile';
 import { AvailabilityCard } from '@/features/coaching/components/availability-card';
 import { CoachLocationsCard } from '@/features/coaching/components/coach-locations-card';
 import { CoachProfileCard } from '@/features/coaching/components/coach-profile-card';
@@ -17,6 +19,7 @@ import { firstName } from '@/lib/names';
  */
 export default function CoachDashboardRoute() {
   const user = useUser();
+  const profile = useCoachProfile(user.user_id);
   return (
     <DashboardLayout title="Coach Dashboard" subtitle={`Welcome back, ${firstName(user.full_name)}!`}>
       <div className="grid gap-6 lg:grid-cols-2">
@@ -26,6 +29,7 @@ export default function CoachDashboardRoute() {
         <AvailabilityCard className="lg:col-span-2" />
         <TimeOffCard className="lg:col-span-2" />
         <ClientBookingsCard className="lg:col-span-2" />
+        <CoachReviewsCard className="lg:col-span-2" coachId={user.user_id} figures={profile.data} />
         <BrowseGymLocationsCard />
         <CourtReservationsCard />
         <CalendarSubscriptionCard />

@@ -17,6 +17,7 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     cancellation_reason: null,
     rescheduled_from: null,
     rescheduled_to: null,
+    review: null,
     booking_id: 'b-1',
     coach_id: 'coach-1',
     coach_name: 'Maya Thompson',

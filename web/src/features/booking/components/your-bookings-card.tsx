@@ -17,9 +17,10 @@ import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
 import { useCoachPolicy } from '../api/get-coach-policy';
 import { formatDuration } from '../utils/booking-policy';
-import { cancelWouldBeLate, clientCanCancel, inCalendar } from '../utils/booking-rules';
+import { canEditReview, canLeaveReview, cancelWouldBeLate, clientCanCancel, inCalendar } from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
 import { RescheduleDialog } from './reschedule-dialog';
+import { ReviewDialog } from './review-dialog';
 import {
   BookingStatusBadge,
   BookingWhenWhere,
@@ -83,6 +84,7 @@ export function YourBookingsCard({ className }: { className?: string }) {
 function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
   const [cancelling, setCancelling] = React.useState(false);
   const [moving, setMoving] = React.useState(false);
+  const [reviewing, setReviewing] = React.useState(false);
 
   return (
     <li
@@ -99,9 +101,20 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
           <Badge variant="outline">Payment: {booking.payment_status}</Badge>
         </div>
         <CancellationNote booking={booking} />
+        {booking.review ? (
+          <p className="text-sm text-navy-700" data-testid="your-review">
+            Your review: {'★'.repeat(booking.review.rating)}
+            {booking.review.hidden ? ' (hidden by an administrator)' : ''}
+          </p>
+        ) : null}
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
         {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
+        {canLeaveReview(booking) || canEditReview(booking, now) ? (
+          <Button variant={booking.review ? 'outline' : 'accent'} size="sm" onClick={() => setReviewing(true)}>
+            {booking.review ? 'Edit review' : 'Leave a review'}
+          </Button>
+        ) : null}
         {clientCanCancel(booking, now) ? (
           <Button variant="outline" size="sm" onClick={() => setMoving(true)}>
             Reschedule
@@ -120,6 +133,7 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
       </div>
       <ClientCancelDialog booking={booking} open={cancelling} onOpenChange={setCancelling} />
       <RescheduleDialog booking={booking} open={moving} onOpenChange={setMoving} />
+      <ReviewDialog booking={booking} open={reviewing} onOpenChange={setReviewing} />
     </li>
   );
 }

@@ -107,3 +107,20 @@ export function cancellationNote(booking: {
   if (by && reason) return `${by}: ${reason}`;
   return by ?? (reason ? `Reason: ${reason}` : null);
 }
+
+/** The parts of a booking the review rules read. */
+export interface ReviewedBooking {
+  status: string;
+  review?: { hidden: boolean; editable_until: string } | null;
+}
+
+/** "Leave a review": the session took place (completed) and the client has not reviewed it yet. */
+export const canLeaveReview = (booking: ReviewedBooking) => booking.status === 'completed' && !booking.review;
+
+/** "Edit review": the client's review, not hidden, inside its edit window (the server's date). */
+export function canEditReview(booking: ReviewedBooking, now: Date = new Date()): boolean {
+  const review = booking.review;
+  if (!review || review.hidden) return false;
+  const until = instant(review.editable_until);
+  return until !== null && now.getTime() <= until;
+}

@@ -10,15 +10,21 @@ export const NEARBY_RADIUS_MILES = 25;
 export type NearbyParams = Query<'/coaches/search/nearby'>;
 
 /** GET /api/coaches/search/nearby?lat&lng&radius: coaches nearest first, with `distance`. */
-export const nearbyCoachesKey = ({ lat, lng, radius = NEARBY_RADIUS_MILES }: NearbyParams) =>
-  withQuery('/coaches/search/nearby', { lat, lng, radius });
+export const nearbyCoachesKey = (
+  { lat, lng, radius = NEARBY_RADIUS_MILES }: NearbyParams,
+  filters: Record<string, string> = {},
+) => withQuery('/coaches/search/nearby', { lat, lng, radius, ...filters });
 
-export const searchCoachesNearby = (params: NearbyParams) =>
-  api.get<CoachListing[]>(nearbyCoachesKey(params));
+export const searchCoachesNearby = (params: NearbyParams, filters?: Record<string, string>) =>
+  api.get<CoachListing[]>(nearbyCoachesKey(params, filters));
 
 /** Reads a nearby search; `null` reads nothing. Results are usually seeded by the search action. */
-export function useNearbyCoaches(params: NearbyParams | null, config?: SWRConfiguration<CoachListing[]>) {
-  return useSWR<CoachListing[]>(params ? nearbyCoachesKey(params) : null, {
+export function useNearbyCoaches(
+  params: NearbyParams | null,
+  config?: SWRConfiguration<CoachListing[]>,
+  filters?: Record<string, string>,
+) {
+  return useSWR<CoachListing[]>(params ? nearbyCoachesKey(params, filters) : null, {
     revalidateIfStale: false,
     ...config,
   });

@@ -158,3 +158,33 @@ describe('the coaches page', () => {
     expect(await screen.findByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/client/dashboard');
   });
 });
+
+describe('the coaches page filters and sort', () => {
+  it('asks the server for the filters and order kept in the URL, and shows the stars', async () => {
+    const rated = coachListing({ coach_id: 'leo', coach_name: 'Leo Park', rating_average: 4.8, rating_count: 23 });
+    const { calls } = renderApp('/coaches?sort=rating&min_rating=4', {
+      user: 'client',
+      api: { ...base, 'GET /coaches': (call: { query: URLSearchParams }) => (call.query.get('sort') ? [rated] : [maya, leo]) },
+    });
+    const card = (await screen.findByRole('heading', { name: 'Leo Park' })).closest('[data-testid="coach-card"]') as HTMLElement;
+    expect(within(card).getByTestId('rating-summary')).toHaveTextContent('4.8 · 23 reviews');
+    expect(screen.queryByRole('heading', { name: 'Maya Thompson' })).not.toBeInTheDocument();
+    const asked = calls.find((c) => c.path === '/coaches' && c.query.get('sort'));
+    expect(asked?.query.get('sort')).toBe('rating');
+    expect(asked?.query.get('min_rating')).toBe('4');
+    expect(screen.getByLabelText('Sort by')).toHaveValue('rating');
+    expect(screen.getByLabelText('Minimum rating')).toHaveValue('4');
+  });
+
+  it('puts a chosen order into the URL, and a new coach reads "New coach"', async () => {
+    const { user, router, calls } = renderApp('/coaches', { user: 'client', api: base });
+    const card = (await screen.findByRole('heading', { name: 'Maya Thompson' })).closest('[data-testid="coach-card"]') as HTMLElement;
+    expect(within(card).getByTestId('rating-summary')).toHaveTextContent('New coach');
+
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'price');
+
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=price'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/coaches' && c.query.get('sort') === 'price')).toBe(true));
+    expect(currentPath(router)).toBe('/coaches');
+  });
+});

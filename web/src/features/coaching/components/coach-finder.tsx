@@ -1,5 +1,6 @@
 import { Crosshair, List, Loader2, MapPin, Search, SearchX } from 'lucide-react';
 import * as React from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/api-client';
 import { geocodePlace } from '../api/geocode';
-import { useCoaches } from '../api/get-coaches';
+import { useCoaches, useFilteredCoaches } from '../api/get-coaches';
 import { cityCoachesKey, searchCoachesByCity, useCityCoaches, type CityParams } from '../api/search-coaches-city';
 import {
   NEARBY_RADIUS_MILES,
@@ -19,9 +20,11 @@ import {
   type NearbyParams,
 } from '../api/search-coaches-nearby';
 import type { CoachListing } from '../api/types';
+import { anyFilter, filterParams, readFilters, writeFilters, type DirectoryFilters } from '../utils/directory-filters';
 import { filterCoaches } from '../utils/filter-coaches';
 import { CoachCardSkeletons } from './coach-card-skeletons';
 import { CoachSearchCard } from './coach-search-card';
+import { DirectoryFiltersBar } from './directory-filters-bar';
 
 /** SPEC §4 "Coach search mode": all, nearby or city. */
 type SearchMode =
@@ -38,11 +41,23 @@ export function CoachFinder() {
   const [state, setState] = React.useState('');
   const [busy, setBusy] = React.useState<null | 'place' | 'near'>(null);
 
-  const all = useCoaches({
-    onError: () => toast.error('Failed to load coaches', { id: 'load-coaches' }),
+  // Specialty, price, rating and order live in the URL (shareable, kept on reload); the server
+  // applies them to the directory and to both searches.
+  const [query, setQuery] = useSearchParams();
+  const filters = readFilters(query);
+  const params = filterParams(filters);
+  const filtered = anyFilter(filters);
+  const setFilters = (next: DirectoryFilters) => setQuery(writeFilters(query, next), { replace: true });
+  const onLoadError = () => toast.error('Failed to load coaches', { id: 'load-coaches' });
+
+  const whole = useCoaches({ onError: onLoadError });
+  const some = useFilteredCoaches(mode.kind === 'all' && filtered ? params : null, {
+    onError: onLoadError,
+    keepPreviousData: true,
   });
-  const nearby = useNearbyCoaches(mode.kind === 'nearby' ? mode.params : null);
-  const byCity = useCityCoaches(mode.kind === 'city' ? mode.params : null);
+  const all = filtered ? some : whole;
+  const nearby = useNearbyCoaches(mode.kind === 'nearby' ? mode.params : null, { keepPreviousData: true }, params);
+  const byCity = useCityCoaches(mode.kind === 'city' ? mode.params : null, { keepPreviousData: true }, params);
   const active = mode.kind === 'all' ? all : mode.kind === 'nearby' ? nearby : byCity;
   const coaches = filterCoaches(active.data ?? [], text);
 
@@ -52,7 +67,7 @@ export function CoachFinder() {
   }
 
   async function runNearby(params: NearbyParams, place: string | null) {
-    const found = await load(nearbyCoachesKey(params), searchCoachesNearby(params));
+    const found = await load(nearbyCoachesKey(params, filterParams(filters)), searchCoachesNearby(params, filterParams(filters)));
     setMode({ kind: 'nearby', params, place });
     return found;
   }
@@ -79,7 +94,7 @@ export function CoachFinder() {
         return;
       }
       try {
-        const found = await load(cityCoachesKey(params), searchCoachesByCity(params));
+        const found = await load(cityCoachesKey(params, filterParams(filters)), searchCoachesByCity(params, filterParams(filters)));
         setMode({ kind: 'city', params });
         toast.success(`Found ${found.length} coaches`);
       } catch (error) {
@@ -125,6 +140,7 @@ export function CoachFinder() {
     void all.mutate();
   }
 
+
   return (
     <div className="space-y-6">
       <Card>
@@ -157,6 +173,7 @@ export function CoachFinder() {
               Search Location
             </Button>
           </form>
+          <DirectoryFiltersBar filters={filters} onChange={setFilters} />
           <div className="flex flex-wrap gap-2">
             <Button variant="outline" onClick={onFindNearMe} disabled={busy !== null}>
               {busy === 'near' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Crosshair aria-hidden="true" />}

@@ -2,6 +2,7 @@ import { Card } from '@/components/ui/card';
 import { formatAmount } from '@/lib/format';
 import type { CoachProfile } from '../api/types';
 import { CoachAvatar } from './coach-avatar';
+import { RatingSummary } from './rating-summary';
 import { SpecialtyBadges } from './specialty-badges';
 
 /** The top card of /coach/{id}: who the coach is, their rate, specialties and bio. */
@@ -15,6 +16,7 @@ export function CoachProfileHeader({ profile }: { profile: CoachProfile }) {
           <div>
             <h1 className="text-2xl font-extrabold tracking-tight text-navy-900">{profile.coach_name}</h1>
             <p className="text-sm text-muted-foreground">{profile.years_experience} years experience</p>
+            <RatingSummary average={profile.rating_average} count={profile.rating_count} />
           </div>
           <p className="text-3xl font-extrabold text-navy-900">
             ${formatAmount(profile.hourly_rate)}

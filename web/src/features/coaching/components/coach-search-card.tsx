@@ -7,6 +7,7 @@ import { formatAmount, formatMiles } from '@/lib/format';
 import type { CoachListing } from '../api/types';
 import { bioOrFallback } from '../utils/filter-coaches';
 import { CoachAvatar } from './coach-avatar';
+import { RatingSummary } from './rating-summary';
 import { SpecialtyBadges } from './specialty-badges';
 
 /** A coach on /coaches: the whole card, or View Profile, opens /coach/{coach_id}. */
@@ -29,6 +30,7 @@ export function CoachSearchCard({ coach }: { coach: CoachListing }) {
         <div className="min-w-0">
           <h3 className="truncate text-lg font-bold">{coach.coach_name}</h3>
           <p className="text-sm text-muted-foreground">{coach.years_experience} years experience</p>
+          <RatingSummary average={coach.rating_average} count={coach.rating_count} />
         </div>
       </div>
       <div className="mt-4">

@@ -7,6 +7,7 @@ import { formatAmount } from '@/lib/format';
 import type { CoachListing } from '../api/types';
 import { bioOrFallback } from '../utils/filter-coaches';
 import { CoachAvatar } from './coach-avatar';
+import { RatingSummary } from './rating-summary';
 import { SpecialtyBadges } from './specialty-badges';
 
 /** A coach on the public /expert-coaches page: booking starts with signing in. */
@@ -19,6 +20,7 @@ export function PublicCoachCard({ coach }: { coach: CoachListing }) {
         <div className="min-w-0">
           <h3 className="truncate text-lg font-bold">{coach.coach_name}</h3>
           <p className="text-sm text-muted-foreground">{coach.years_experience} years experience</p>
+          <RatingSummary average={coach.rating_average} count={coach.rating_count} />
         </div>
       </div>
       <div className="mt-4">

@@ -72,6 +72,31 @@ fn client<T>(request: &Request<T>, doing: &str) -> Result<ClientId, Status> {
     }
 }
 
+/// The idempotency key the gateway passed along (the client's `Idempotency-Key`), if any.
+fn idempotency_key<T>(request: &Request<T>) -> Option<String> {
+    request
+        .metadata()
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+}
+
+/// The answer to a booking request whose key already made `row`: that booking, when the request
+/// asks for the same coach, slot and date; refused when the key made another booking.
+fn made_with_key(
+    row: BookingRow,
+    coach_id: CoachId,
+    slot_id: SlotId,
+    date: BookingDate,
+) -> Result<Response<pb::CreateBookingResponse>, Status> {
+    if row.coach_id != coach_id.0 || row.slot_id != slot_id.0 || row.booking_date != date.get() {
+        return Err(Error::KeyUsed.into());
+    }
+    tracing::info!(booking_id = %row.booking_id, "booking request retried with its key; answered the booking it made");
+    Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
+}
+
 /// The caller, when they are a coach.
 fn coach<T>(request: &Request<T>, doing: &str) -> Result<CoachId, Status> {
     let caller = auth::caller(request)?;
@@ -110,10 +135,18 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::CreateBookingResponse>, Status> {
         let client_id = client(&request, "book a session")?;
         let authorization = coaching::authorization(&request);
+        let key = idempotency_key(&request);
         let r = request.into_inner();
         let coach_id = CoachId::parse(&r.coach_id)?;
         let slot_id = SlotId::parse(&r.slot_id)?;
         let date = BookingDate::parse(&r.booking_date)?;
+        // A retry of a booking already made (its answer lost on the way) is answered that booking,
+        // before the slot, the clock or the policy are asked: they have moved on since.
+        if let Some(key) = &key
+            && let Some(row) = store::booking_by_key(&self.db, client_id, key).await?
+        {
+            return made_with_key(row, coach_id, slot_id, date);
+        }
 
         let slot = self.slots.slot(slot_id, authorization).await?;
         let session = slot.session(coach_id, date)?;
@@ -140,8 +173,19 @@ impl booking_server::Booking for BookingService {
             expires_at: slot.policy.expires_at(now, session.starts_at),
             cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
                 .unwrap_or(i32::MAX),
+            idempotency_key: key.as_deref(),
         };
-        let row = self.lifecycle.create(&booking, now).await?;
+        let row = match self.lifecycle.create(&booking, now).await {
+            // The first attempt with this key committed while this one was on its way.
+            Err(Error::KeyUsed) => {
+                let key = key.as_deref().unwrap_or_default();
+                let row = store::booking_by_key(&self.db, client_id, key)
+                    .await?
+                    .ok_or(Error::KeyUsed)?;
+                return made_with_key(row, coach_id, slot_id, date);
+            }
+            made => made?,
+        };
         tracing::info!(booking_id = %row.booking_id, %coach_id, %slot_id, date = %date.get(), "booking made");
         Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
     }

@@ -6,6 +6,7 @@
 //! [`Host::run_until`] serves gRPC, the ops port and the outbox relay until the shutdown future
 //! resolves.
 
+mod audit;
 mod config;
 mod domain;
 mod error;
@@ -113,6 +114,7 @@ async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyho
             None,
             "admin",
             &[Role::Admin],
+            None,
         )
         .await
     {

@@ -4,6 +4,7 @@
 mod helpers;
 
 mod admin;
+mod audit;
 mod auth;
 mod booking;
 mod calendar;
@@ -13,7 +14,9 @@ mod contract;
 mod events;
 mod gym;
 mod hostile;
+mod idempotency;
 mod lifecycle;
 mod matrix;
 mod memo;
 mod places;
+mod sessions;

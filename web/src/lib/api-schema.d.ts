@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
+         *     with a `Link` to the next.
+         * @description The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
+         *     with a `Link` to the next.
+         */
+        get: operations["list_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/stats": {
         parameters: {
             query?: never;
@@ -120,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the caller but this one: every other device is signed out at once.
+         * @description End every session of the caller but this one: every other device is signed out at once.
+         */
+        post: operations["logout_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/me": {
         parameters: {
             query?: never;
@@ -155,6 +197,48 @@ export interface paths {
          */
         post: operations["register"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's signed-in devices, newest first, the current one marked.
+         * @description The caller's signed-in devices, newest first, the current one marked.
+         */
+        get: operations["list_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of the caller's sessions: its token stops working at once (the current one too: that
+         *     is a logout).
+         * @description End one of the caller's sessions: its token stops working at once (the current one too: that
+         *     is a logout).
+         */
+        delete: operations["end_session"];
         options?: never;
         head?: never;
         patch?: never;
@@ -993,6 +1077,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A field an admin action changed. */
+        AuditChange: {
+            field: string;
+            /** @description Null when it has none (a deleted user) or when it is never shown (a password). */
+            new: string | null;
+            /** @description Null when it had none (a new user) or when it is never shown (a password). */
+            old: string | null;
+        };
+        /** @description One admin action. */
+        AuditEntry: {
+            /** @description `user_created`, `user_updated` or `user_deleted`. */
+            action: string;
+            /** Format: uuid */
+            admin_id: string;
+            /** @description The admin's name now ("Deleted user" once deleted). */
+            admin_name: string;
+            /**
+             * Format: date-time
+             * @description When: RFC 3339, UTC.
+             */
+            at: string;
+            /** Format: uuid */
+            audit_id: string;
+            /** @description The fields it changed, with old and new values; a password change has neither value. */
+            changes: components["schemas"]["AuditChange"][];
+            /** @description The `X-Request-Id` of the request that made the change. */
+            request_id: string;
+            /** Format: uuid */
+            target_id: string;
+            /** @description What the target was called then (a user's email). */
+            target_label: string;
+            /** @description What was acted on: `user`. */
+            target_type: string;
+        };
         AuthResponse: {
             token: string;
             user: components["schemas"]["User"];
@@ -1408,6 +1526,30 @@ export interface components {
          * @enum {string}
          */
         DayOfWeek: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        /** @description A signed-in device: one sign-in's session. */
+        DeviceSession: {
+            /**
+             * Format: date-time
+             * @description When it signed in: RFC 3339, UTC.
+             */
+            created_at: string;
+            /** @description The session this request was made with. */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last seen (renewed at most once a minute, as the app opens): RFC 3339, UTC.
+             */
+            last_seen_at: string;
+            /** Format: uuid */
+            session_id: string;
+            /** @description The browser or app, as its User-Agent named it when it signed in ("" when it named none). */
+            user_agent: string;
+        };
+        /** @description How many sessions `POST /auth/logout-all` ended. */
+        Ended: {
+            /** Format: int32 */
+            ended: number;
+        };
         /** @description Every error body. */
         ErrorBody: {
             /** @description A sentence a person can act on. */
@@ -1753,6 +1895,71 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_audit: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (50 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit trail */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_stats: {
         parameters: {
             query?: never;
@@ -1879,7 +2086,10 @@ export interface operations {
     create_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1892,6 +2102,8 @@ export interface operations {
             /** @description User created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,6 +2157,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,7 +2259,10 @@ export interface operations {
     update_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2054,6 +2278,8 @@ export interface operations {
             /** @description The updated user */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,6 +2349,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2139,7 +2374,10 @@ export interface operations {
     delete_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2151,6 +2389,8 @@ export interface operations {
             /** @description User deleted */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2191,6 +2431,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2207,7 +2465,10 @@ export interface operations {
     login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2220,6 +2481,8 @@ export interface operations {
             /** @description Signed in */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +2507,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2255,6 +2527,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2289,7 +2570,10 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2298,12 +2582,113 @@ export interface operations {
             /** @description Signed out */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in, or the session ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout_all: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The other sessions ended */
+            200: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ended"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2367,7 +2752,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2380,6 +2768,8 @@ export interface operations {
             /** @description Account created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,6 +2812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many attempts from this address or for this email */
             429: {
                 headers: {
@@ -2446,10 +2845,135 @@ export interface operations {
             };
         };
     };
-    create_slot: {
+    list_sessions: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's sessions still in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSession"][];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    end_session: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The session */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_slot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2462,6 +2986,8 @@ export interface operations {
             /** @description Slot added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,7 +3134,10 @@ export interface operations {
     delete_slot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The slot */
                 slot_id: string;
@@ -2620,6 +3149,8 @@ export interface operations {
             /** @description Slot deleted */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2653,6 +3184,24 @@ export interface operations {
             };
             /** @description No such record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2741,7 +3290,10 @@ export interface operations {
     create_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2754,6 +3306,8 @@ export interface operations {
             /** @description Booked, pending the coach's approval */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,6 +3377,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2839,7 +3402,10 @@ export interface operations {
     cancel_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -2855,6 +3421,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +3485,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3061,7 +3638,10 @@ export interface operations {
     reset_feed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3070,10 +3650,21 @@ export interface operations {
             /** @description The feed's new address */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -3087,6 +3678,24 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3187,7 +3796,10 @@ export interface operations {
     update_client_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3200,6 +3812,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3856,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -3253,6 +3876,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3276,7 +3908,10 @@ export interface operations {
     create_client_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3289,6 +3924,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +3979,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3426,7 +4072,10 @@ export interface operations {
     upload_profile_picture: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3439,6 +4088,8 @@ export interface operations {
             /** @description Picture stored */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +4123,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Image size must be less than 5MB */
             413: {
                 headers: {
@@ -3483,6 +4143,15 @@ export interface operations {
             };
             /** @description Please select an image file */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3506,7 +4175,10 @@ export interface operations {
     approve_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3518,6 +4190,8 @@ export interface operations {
             /** @description Confirmed */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,6 +4243,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -3585,7 +4268,10 @@ export interface operations {
     coach_cancel_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3601,6 +4287,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +4358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -3686,7 +4383,10 @@ export interface operations {
     deny_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3698,6 +4398,8 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +4451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -3765,7 +4476,10 @@ export interface operations {
     mark_no_show: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3777,6 +4491,8 @@ export interface operations {
             /** @description Marked no-show */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +4537,15 @@ export interface operations {
             };
             /** @description The session has not ended, is not completed, or ended more than 7 days ago */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3909,7 +4634,10 @@ export interface operations {
     request_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3922,6 +4650,8 @@ export interface operations {
             /** @description Requested, pending the gym's approval */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,6 +4721,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4007,7 +4746,10 @@ export interface operations {
     cancel_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -4019,6 +4761,8 @@ export interface operations {
             /** @description Cancelled */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4061,6 +4805,15 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4133,7 +4886,10 @@ export interface operations {
     update_policy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4146,6 +4902,8 @@ export interface operations {
             /** @description The policy as saved */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4937,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -4190,6 +4957,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4274,7 +5050,10 @@ export interface operations {
     coaching_update_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4287,6 +5066,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +5110,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -4340,6 +5130,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4363,7 +5162,10 @@ export interface operations {
     coaching_create_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4376,6 +5178,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4429,6 +5233,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4778,7 +5591,10 @@ export interface operations {
     create_availability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4791,6 +5607,8 @@ export interface operations {
             /** @description Availability added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,7 +5743,10 @@ export interface operations {
     gym_create_location: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4938,6 +5759,8 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4964,6 +5787,15 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5136,7 +5968,10 @@ export interface operations {
     create_court: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description One of the gym's locations */
                 location_id: string;
@@ -5152,6 +5987,8 @@ export interface operations {
             /** @description Court added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5194,6 +6031,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -5205,6 +6051,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5293,7 +6148,10 @@ export interface operations {
     gym_update_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5306,6 +6164,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5348,6 +6208,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -5359,6 +6228,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5382,7 +6260,10 @@ export interface operations {
     gym_create_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5395,6 +6276,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5448,6 +6331,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5532,7 +6424,10 @@ export interface operations {
     approve_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -5544,6 +6439,8 @@ export interface operations {
             /** @description Approved */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5595,6 +6492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -5611,7 +6517,10 @@ export interface operations {
     gym_cancel_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -5627,6 +6536,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,6 +6607,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -5712,7 +6632,10 @@ export interface operations {
     deny_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -5724,6 +6647,8 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6693,15 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5840,7 +6774,10 @@ export interface operations {
     coaching_create_location: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5853,6 +6790,8 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,6 +6818,15 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

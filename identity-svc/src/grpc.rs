@@ -33,6 +33,15 @@ use crate::{
     store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
 
+/// The fields of an account to create, as they came (validated by `create_account`).
+pub(crate) struct NewAccount<'a> {
+    pub email: &'a str,
+    pub password: &'a str,
+    pub full_name: &'a str,
+    pub phone: Option<&'a str>,
+    pub role: &'a str,
+}
+
 /// Who took an admin action, and in which request: what every entry of the audit trail carries.
 pub(crate) struct Audit {
     admin_id: Uuid,
@@ -210,17 +219,21 @@ impl IdentityService {
         Ok(())
     }
 
-    /// Creates a user after validating every field; `allowed` is the set of roles the caller may create.
+    /// Creates a user after validating every field; `allowed` is the set of roles the caller may
+    /// create; `audit` (an admin's creation) is recorded in the transaction of the insert.
     pub(crate) async fn create_account(
         &self,
-        email: &str,
-        password: &str,
-        full_name: &str,
-        phone: Option<&str>,
-        role: &str,
+        account: NewAccount<'_>,
         allowed: &[Role],
         audit: Option<Audit>,
     ) -> Result<UserRow, Error> {
+        let NewAccount {
+            email,
+            password,
+            full_name,
+            phone,
+            role,
+        } = account;
         domain::require_account_fields(email, password, full_name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
@@ -264,11 +277,13 @@ impl Identity for IdentityService {
         let r = request.into_inner();
         let user = self
             .create_account(
-                &r.email,
-                &r.password,
-                &r.full_name,
-                r.phone.as_deref(),
-                &r.role,
+                NewAccount {
+                    email: &r.email,
+                    password: &r.password,
+                    full_name: &r.full_name,
+                    phone: r.phone.as_deref(),
+                    role: &r.role,
+                },
                 &[Role::Client, Role::Coach, Role::Gym],
                 None,
             )
@@ -512,11 +527,13 @@ impl Identity for IdentityService {
         let r = request.into_inner();
         let user = self
             .create_account(
-                &r.email,
-                &r.password,
-                &r.full_name,
-                r.phone.as_deref(),
-                &r.role,
+                NewAccount {
+                    email: &r.email,
+                    password: &r.password,
+                    full_name: &r.full_name,
+                    phone: r.phone.as_deref(),
+                    role: &r.role,
+                },
                 &Role::ALL,
                 Some(audit),
             )

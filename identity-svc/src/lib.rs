@@ -108,11 +108,13 @@ async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyho
     }
     match service
         .create_account(
-            &admin.email,
-            &admin.password,
-            &admin.full_name,
-            None,
-            "admin",
+            grpc::NewAccount {
+                email: &admin.email,
+                password: &admin.password,
+                full_name: &admin.full_name,
+                phone: None,
+                role: "admin",
+            },
             &[Role::Admin],
             None,
         )

@@ -15,7 +15,8 @@
 #     audit         npm audit (production dependencies) and cargo audit, when their advisory
 #                   databases can be reached
 #     faults        deploy/faults.sh --restart-postgres: restarts the machine's PostgreSQL under a
-#                   mesh of its own and checks it heals; in the default set only when CI=true, so a
+#                   mesh of its own and checks it heals; then the short soak (deploy/soak.sh, a
+#                   minute, two faults); in the default set only when CI=true, so a
 #                   developer's run does not restart a PostgreSQL that colleagues are using
 #     compose       docker-compose.yml on a real Docker engine (installs docker.io and docker-compose
 #                   and starts dockerd when missing; local stand-ins for the base images when no
@@ -273,6 +274,9 @@ stage_audit() {
 stage_faults() {
   ensure_databases_for_tests
   run "$DEPLOY_DIR/faults.sh" --restart-postgres
+  # The short soak: a minute of mixed load with booking-svc, then the gateway, killed and started
+  # again; its figures (lost, duplicated, 5xx without a detail) are printed, not asserted.
+  run env SOAK_DURATION=60 SOAK_FAULT_EVERY=25 SOAK_FAULTS="booking-svc gateway" "$DEPLOY_DIR/soak.sh"
 }
 
 COMPOSE_PORT="${COMPOSE_PORT:-18880}"

@@ -22,6 +22,10 @@ pub enum Error {
     Refused(String),
     #[error("{0}")]
     Forbidden(String),
+    /// The client already made a booking with this idempotency key (a retry raced its first
+    /// attempt); the caller reads that booking instead.
+    #[error("this idempotency key already made a booking")]
+    KeyUsed,
     /// A service this one depends on is down or too slow.
     #[error("{0}")]
     Unavailable(String),
@@ -39,6 +43,9 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Transition(m) | Error::Refused(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
+            Error::KeyUsed => Status::already_exists(
+                "A booking was already made with this Idempotency-Key. Use a new key for a new booking.",
+            ),
             Error::Unavailable(m) => Status::unavailable(m),
             Error::Database(e) => platform::database::status(&e, "booking"),
             Error::Other(e) => platform::status::internal(e),

@@ -152,6 +152,7 @@ mod tests {
             created_at: row.created_at,
             expires_at: row.expires_at,
             cancellation_window_minutes: row.cancellation_window_minutes,
+            idempotency_key: None,
         };
         assert_eq!(requested(&new).event, event(&row).unwrap());
     }

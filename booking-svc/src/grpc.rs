@@ -124,6 +124,7 @@ fn new_booking<'a>(
     time_zone: &'a str,
     now: DateTime<Utc>,
     rescheduled_from: Option<BookingId>,
+    idempotency_key: Option<&'a str>,
 ) -> NewBooking<'a> {
     NewBooking {
         // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
@@ -144,7 +145,33 @@ fn new_booking<'a>(
         cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
             .unwrap_or(i32::MAX),
         rescheduled_from,
+        idempotency_key,
     }
+}
+
+/// The idempotency key the gateway passed along (the client's `Idempotency-Key`), if any.
+fn idempotency_key<T>(request: &Request<T>) -> Option<String> {
+    request
+        .metadata()
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+}
+
+/// The answer to a booking request whose key already made `row`: that booking, when the request
+/// asks for the same coach, slot and date; refused when the key made another booking.
+fn made_with_key(
+    row: BookingRow,
+    coach_id: CoachId,
+    slot_id: SlotId,
+    date: BookingDate,
+) -> Result<Response<pb::CreateBookingResponse>, Status> {
+    if row.coach_id != coach_id.0 || row.slot_id != slot_id.0 || row.booking_date != date.get() {
+        return Err(Error::KeyUsed.into());
+    }
+    tracing::info!(booking_id = %row.booking_id, "booking request retried with its key; answered the booking it made");
+    Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
 }
 
 /// The caller, when they are a coach.
@@ -185,10 +212,18 @@ impl booking_server::Booking for BookingService {
     ) -> Result<Response<pb::CreateBookingResponse>, Status> {
         let client_id = client(&request, "book a session")?;
         let authorization = coaching::authorization(&request);
+        let key = idempotency_key(&request);
         let r = request.into_inner();
         let coach_id = CoachId::parse(&r.coach_id)?;
         let slot_id = SlotId::parse(&r.slot_id)?;
         let date = BookingDate::parse(&r.booking_date)?;
+        // A retry of a booking already made (its answer lost on the way) is answered that booking,
+        // before the slot, the clock or the policy are asked: they have moved on since.
+        if let Some(key) = &key
+            && let Some(row) = store::booking_by_key(&self.db, client_id, key).await?
+        {
+            return made_with_key(row, coach_id, slot_id, date);
+        }
 
         let slot = self.slots.slot(slot_id, authorization).await?;
         // "Now" is read after the slot, which may have taken a while to come.
@@ -198,8 +233,18 @@ impl booking_server::Booking for BookingService {
         let session = slot.check_bookable(coach_id, date, now)?;
 
         let time_zone = session.time_zone.to_string();
-        let booking = new_booking(client_id, &slot, &session, &time_zone, now, None);
-        let row = self.lifecycle.create(&booking, now).await?;
+        let booking = new_booking(client_id, &slot, &session, &time_zone, now, None, key.as_deref());
+        let row = match self.lifecycle.create(&booking, now).await {
+            // The first attempt with this key committed while this one was on its way.
+            Err(Error::KeyUsed) => {
+                let key = key.as_deref().unwrap_or_default();
+                let row = store::booking_by_key(&self.db, client_id, key)
+                    .await?
+                    .ok_or(Error::KeyUsed)?;
+                return made_with_key(row, coach_id, slot_id, date);
+            }
+            made => made?,
+        };
         tracing::info!(booking_id = %row.booking_id, %coach_id, %slot_id, date = %date.get(), "booking made");
         Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
     }
@@ -461,7 +506,7 @@ impl booking_server::Booking for BookingService {
         // is the caller's, with the same coach, and may still be cancelled.
         let session = slot.check_bookable(slot.coach_id, date, now)?;
         let time_zone = session.time_zone.to_string();
-        let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old));
+        let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old), None);
         let row = self.lifecycle.reschedule(old, client_id, &booking, now).await?;
         Ok(Response::new(pb::RescheduleBookingResponse { booking: one(row) }))
     async fn post_review(

@@ -95,10 +95,13 @@ pub struct NewBooking<'a> {
     pub cancellation_window_minutes: i32,
     /// The booking it replaces, when it is a reschedule.
     pub rescheduled_from: Option<BookingId>,
+    /// The client's idempotency key for the request that makes it, when it had one.
+    pub idempotency_key: Option<&'a str>,
 }
 
 const SLOT_TAKEN: &str = "booking_active_slot_key";
 const OVERLAP: &str = "booking_no_overlap_excl";
+const KEY_USED: &str = "booking_client_idempotency_key";
 
 /// Two inserts that conflict on the exclusion constraint at the same instant can each wait for
 /// the other; PostgreSQL then aborts one of them with a deadlock, and retrying it meets the
@@ -124,9 +127,9 @@ pub async fn insert_booking(
              insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
                  start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
                  ends_at, created_at, updated_at, expires_at, cancellation_window_minutes,
-                 rescheduled_from)
+                 rescheduled_from, idempotency_key)
              values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
-                     $13, $14, $17)
+                     $13, $14, $17, $18)
              returning ",
         booking_columns!(),
         "
@@ -155,10 +158,12 @@ pub async fn insert_booking(
     .bind(requested.event_id)
     .bind(payload)
     .bind(booking.rescheduled_from.map(|id| id.0))
+    .bind(booking.idempotency_key)
     .fetch_one(db)
     .await;
     match result {
         Ok(row) => Ok(row),
+        Err(e) if violated(&e, Violation::Unique, KEY_USED) => Err(Error::KeyUsed),
         Err(e) if violated(&e, Violation::Unique, SLOT_TAKEN) => Err(Error::Conflict(
             "This slot is already booked for that date. Please choose another date or slot.".into(),
         )),
@@ -169,6 +174,23 @@ pub async fn insert_booking(
         )),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The booking a client made with an idempotency key, if any.
+pub async fn booking_by_key(
+    db: impl PgExecutor<'_>,
+    client_id: ClientId,
+    key: &str,
+) -> Result<Option<BookingRow>, Error> {
+    Ok(sqlx::query_as::<_, BookingRow>(concat!(
+        "select ",
+        booking_columns!(),
+        " from booking.booking where client_id = $1 and idempotency_key = $2"
+    ))
+    .bind(client_id.0)
+    .bind(key)
+    .fetch_optional(db)
+    .await?)
 }
 
 /// Where a page of someone's bookings starts: after this date, start time and booking id, the

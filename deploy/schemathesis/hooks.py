@@ -3,6 +3,9 @@
 ARCHITECTURE.md: every error body is {"detail": "<a sentence a person can act on>"}.
 """
 
+import re
+import uuid
+
 import schemathesis
 
 
@@ -31,3 +34,19 @@ def map_query(ctx, query):
     if isinstance(query, dict) and "cursor" in query:
         return {name: value for name, value in query.items() if name != "cursor"}
     return query
+
+
+_VALID_KEY = re.compile(r'^"?[!#-\[\]-~]{1,255}"?$')
+
+
+@schemathesis.hook
+def map_headers(ctx, headers):
+    """An `Idempotency-Key` names one action: a key used again with another request is refused
+    (422), and the generator repeats its few short strings across cases. A valid generated key is
+    made unique per case, as a client makes one per action; an invalid one stays (its 400 is what
+    a negative case checks). The mesh tests cover keys used again."""
+    if isinstance(headers, dict):
+        for name in list(headers):
+            if name.lower() == "idempotency-key" and _VALID_KEY.match(str(headers[name])):
+                headers[name] = str(uuid.uuid4())
+    return headers

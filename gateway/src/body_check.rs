@@ -86,7 +86,14 @@ pub const PATTERNS: &[(&str, &str)] = &[
         CALENDAR_FILE,
         "be a calendar feed's file name: its secret, then .ics",
     ),
+    (
+        IDEMPOTENCY_KEY,
+        "be 1 to 255 visible ASCII characters (no quote or backslash), such as a UUID",
+    ),
 ];
+/// An `Idempotency-Key` header ([`crate::idempotency`]): visible ASCII but `"` and `\`, bare or
+/// as a structured-field string.
+pub const IDEMPOTENCY_KEY: &str = "^\"?[!#-\\[\\]-~]+\"?$";
 /// `HH:MM`, 24-hour. (`#[schema(pattern = ...)]` takes a literal: the same text is written there.)
 pub const TIME: &str = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
 /// Some character that is not a space.

@@ -11,6 +11,7 @@ mod error;
 mod extract;
 mod http_cache;
 mod ics;
+mod idempotency;
 mod memo;
 mod names;
 mod observe;

@@ -105,6 +105,7 @@ fn roles(access: Access) -> Vec<&'static str> {
 }
 
 fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
+    let write = writes(&method);
     let extensions = operation.extensions.get_or_insert_with(Default::default);
     extensions.insert("x-roles".to_owned(), serde_json::json!(roles(access)));
     operation.security = Some(match access {
@@ -117,6 +118,60 @@ fn document_operation(operation: &mut Operation, access: Access, method: HttpMet
             .responses
             .entry(code.to_owned())
             .or_insert_with(|| RefOr::T(error_response(code, description)));
+    }
+    if write {
+        document_idempotency(operation);
+    }
+}
+
+fn writes(method: &HttpMethod) -> bool {
+    matches!(
+        method,
+        HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch | HttpMethod::Delete
+    )
+}
+
+/// A write's optional `Idempotency-Key` header and the `Idempotent-Replayed` header of the
+/// answers it may give again ([`crate::idempotency`]).
+fn document_idempotency(operation: &mut Operation) {
+    let key = utoipa::openapi::path::ParameterBuilder::new()
+        .name("Idempotency-Key")
+        .parameter_in(ParameterIn::Header)
+        .required(utoipa::openapi::Required::False)
+        .description(Some(
+            "A key the client makes for this one action (a UUID, say), sent again unchanged with \
+             every retry of it: the request is carried out once per caller and key, and a retry \
+             within 24 hours with the same request gets the first answer again (same status and \
+             body, with `Idempotent-Replayed: true`), even when the first answer never arrived. \
+             The same key with another request is 422; a retry while the first attempt is still \
+             being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong \
+             to the signed-in user (to the client's address when anonymous).",
+        ))
+        .schema(Some(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(255))
+                .pattern(Some(crate::body_check::IDEMPOTENCY_KEY)),
+        ))
+        .build();
+    operation.parameters.get_or_insert_with(Vec::new).push(key);
+    let replayed = utoipa::openapi::header::HeaderBuilder::new()
+        .schema(
+            utoipa::openapi::ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["true"])),
+        )
+        .description(Some(
+            "Present on an answer given again to a retry with the same Idempotency-Key",
+        ))
+        .build();
+    for (code, response) in operation.responses.responses.iter_mut() {
+        if let (true, RefOr::T(response)) = (code.starts_with('2'), response) {
+            response
+                .headers
+                .insert("Idempotent-Replayed".to_owned(), replayed.clone());
+        }
     }
 }
 
@@ -148,6 +203,16 @@ fn errors(operation: &Operation, access: Access, method: HttpMethod) -> Vec<(&'s
     if body {
         errors.push(("413", "The body is too large"));
         errors.push(("415", "The body is not JSON (Content-Type: application/json)"));
+    }
+    if writes(&method) {
+        if !errors.iter().any(|(code, _)| *code == "400") {
+            errors.push(("400", "The request is invalid; the detail names the field"));
+        }
+        errors.push((
+            "409",
+            "A request with the same Idempotency-Key is still being carried out; try again shortly",
+        ));
+        errors.push(("422", "The Idempotency-Key was already used for another request"));
     }
     errors.push((
         "503",
@@ -490,7 +555,7 @@ mod tests {
         let me = statuses(operation(&document, "get", "/auth/me"));
         assert_eq!(me, ["200", "401", "503"]);
         let logout = statuses(operation(&document, "post", "/auth/logout"));
-        assert_eq!(logout, ["204", "401", "503"]);
+        assert_eq!(logout, ["204", "400", "401", "409", "422", "503"]);
         let directory = statuses(operation(&document, "get", "/coaches"));
         assert_eq!(
             directory,

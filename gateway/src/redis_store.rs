@@ -1,5 +1,6 @@
 //! The gateway's use of Redis: token revocation lookups, the change stamps that say whether what
-//! the gateway remembers is current ([`platform::stamps`]), and the shared rate-limit counters.
+//! the gateway remembers is current ([`platform::stamps`]), and the shared rate-limit counters, and
+//! the idempotency keys ([`crate::idempotency`]).
 //!
 //! Redis is a cache and a counter here, never the truth: every operation has a short timeout,
 //! and when Redis is down the caller falls back (revocation asks identity-svc; rate limits fail
@@ -30,6 +31,18 @@ static COUNT_HITS: LazyLock<Script> = LazyLock::new(|| {
             if count > tonumber(ARGV[i]) then
                 return i
             end
+        end
+        return 0
+        ",
+    )
+});
+
+/// Deletes KEYS[1] only while it holds ARGV[1].
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        if redis.call('GET', KEYS[1]) == ARGV[1] then
+            redis.call('DEL', KEYS[1])
         end
         return 0
         ",
@@ -172,6 +185,35 @@ impl RedisStore {
             .run(|mut c| async move { invocation.invoke_async(&mut c).await })
             .await?;
         Ok((over > 0).then_some(60 - now % 60))
+    }
+
+    /// Claims an idempotency key (`parts` under the namespace) with `claim` for `lease_secs`
+    /// unless something holds it; answers what holds it, or `None` when the claim is ours.
+    pub async fn claim_idempotency(
+        &self,
+        parts: &str,
+        claim: &str,
+        lease_secs: u64,
+    ) -> Result<Option<String>, RedisDown> {
+        let mut invocation = crate::idempotency::claim_script().prepare_invoke();
+        invocation.key(self.key(parts)).arg(claim).arg(lease_secs);
+        self.run(|mut c| async move { invocation.invoke_async(&mut c).await })
+            .await
+    }
+
+    /// Lets go of an idempotency key, only while it still holds `claim` (ours).
+    pub async fn release_idempotency(&self, parts: &str, claim: &str) -> Result<(), RedisDown> {
+        let mut invocation = RELEASE.prepare_invoke();
+        invocation.key(self.key(parts)).arg(claim);
+        self.run(|mut c| async move { invocation.invoke_async::<()>(&mut c).await })
+            .await
+    }
+
+    /// Keeps the first answer under an idempotency key for `keep_secs`.
+    pub async fn keep_idempotency(&self, parts: &str, record: &str, keep_secs: u64) -> Result<(), RedisDown> {
+        let key = self.key(parts);
+        self.run(|mut c| async move { c.set_ex::<_, _, ()>(key, record, keep_secs).await })
+            .await
     }
 
     /// Whether Redis answers, for readiness reporting.

@@ -85,7 +85,8 @@ impl AppState {
         })))
     }
 
-    /// A gRPC request with the deadline, the trace context and, when signed in, the caller's token.
+    /// A gRPC request with the deadline, the trace context, when signed in the caller's token, and
+    /// for a write its request id and its idempotency key when it has one.
     pub fn request<T>(&self, session: Option<&Session>, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         request.set_timeout(self.config.grpc_deadline);
@@ -94,6 +95,17 @@ impl AppState {
             && let Ok(value) = format!("Bearer {}", session.token).parse()
         {
             request.metadata_mut().insert("authorization", value);
+        }
+        // The request's idempotency key, for a service that keeps it with what it writes.
+        if let Some(key) = crate::idempotency::current()
+            && let Ok(value) = key.parse()
+        {
+            request.metadata_mut().insert(crate::idempotency::METADATA, value);
+        }
+        if let Some(id) = crate::idempotency::request_id()
+            && let Ok(value) = id.parse()
+        {
+            request.metadata_mut().insert("x-request-id", value);
         }
         request
     }

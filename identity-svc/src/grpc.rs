@@ -22,6 +22,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
+    audit,
     domain::{
         self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
         RawUserChanges, Target, UserChanges, UserFilter, parse_role,
@@ -32,6 +33,49 @@ use crate::{
     store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
 
+/// The fields of an account to create, as they came (validated by `create_account`).
+pub(crate) struct NewAccount<'a> {
+    pub email: &'a str,
+    pub password: &'a str,
+    pub full_name: &'a str,
+    pub phone: Option<&'a str>,
+    pub role: &'a str,
+}
+
+/// Who took an admin action, and in which request: what every entry of the audit trail carries.
+pub(crate) struct Audit {
+    admin_id: Uuid,
+    request_id: String,
+}
+
+impl Audit {
+    fn of<T>(admin: &Caller, request: &Request<T>) -> Audit {
+        Audit {
+            admin_id: admin.user_id,
+            request_id: audit::request_id(request),
+        }
+    }
+
+    /// The entry of `action` on `target` (the user as it was named then).
+    fn entry<'a>(
+        &'a self,
+        action: &'a str,
+        target: &'a UserRow,
+        changes: Vec<store::AuditChange>,
+    ) -> store::NewAudit<'a> {
+        store::NewAudit {
+            admin_id: self.admin_id,
+            action,
+            target_id: target.user_id,
+            target_label: &target.email,
+            request_id: &self.request_id,
+            changes,
+        }
+    }
+}
+
+/// The most characters of a User-Agent kept with a session.
+const MAX_USER_AGENT: usize = 300;
 /// How many weeks of sign-ups `CountUsers` reports.
 const SIGNUP_WEEKS: i32 = 12;
 const NO_SUCH_USER: &str = "no user with this id exists";
@@ -143,25 +187,53 @@ impl IdentityService {
         Ok(caller)
     }
 
-    fn issue(&self, user: &UserRow) -> Result<String, Error> {
+    /// Signs a token for `user` and records its session, named by `user_agent`.
+    async fn issue(&self, user: &UserRow, user_agent: &str) -> Result<String, Error> {
         let role = role_of(user)?;
-        let (token, _) = self
+        let (token, claims) = self
             .signer
             .issue(user.user_id, role, user.token_version)
             .map_err(|e| Error::Other(e.into()))?;
+        let expires_at = chrono::DateTime::from_timestamp(claims.exp, 0).unwrap_or_else(chrono::Utc::now);
+        let user_agent: String = user_agent.trim().chars().take(MAX_USER_AGENT).collect();
+        store::insert_session(
+            &self.db,
+            claims.jti,
+            user.user_id,
+            user.token_version,
+            expires_at,
+            &user_agent,
+        )
+        .await?;
         Ok(token)
     }
 
-    /// Creates a user after validating every field; `allowed` is the set of roles the caller may create.
+    /// Ends sessions of `caller` (each one's token stops working at once, as a logout's does).
+    async fn end_sessions(&self, sessions: &[store::SessionRow]) -> Result<(), Error> {
+        for session in sessions {
+            store::revoke_token(&self.db, session.jti, session.expires_at).await?;
+            self.revocations
+                .token_revoked(session.jti, session.expires_at.timestamp())
+                .await;
+        }
+        Ok(())
+    }
+
+    /// Creates a user after validating every field; `allowed` is the set of roles the caller may
+    /// create; `audit` (an admin's creation) is recorded in the transaction of the insert.
     pub(crate) async fn create_account(
         &self,
-        email: &str,
-        password: &str,
-        full_name: &str,
-        phone: Option<&str>,
-        role: &str,
+        account: NewAccount<'_>,
         allowed: &[Role],
+        audit: Option<Audit>,
     ) -> Result<UserRow, Error> {
+        let NewAccount {
+            email,
+            password,
+            full_name,
+            phone,
+            role,
+        } = account;
         domain::require_account_fields(email, password, full_name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
@@ -174,17 +246,25 @@ impl IdentityService {
             )));
         }
         let hash = self.hasher.hash(password.expose()).await?;
-        store::insert_user(
-            &self.db,
-            NewUser {
-                email: email.as_str(),
-                password_hash: &hash.0,
-                full_name: full_name.as_str(),
-                phone: phone.as_deref(),
-                role: role.as_str(),
-            },
+        let new = NewUser {
+            email: email.as_str(),
+            password_hash: &hash.0,
+            full_name: full_name.as_str(),
+            phone: phone.as_deref(),
+            role: role.as_str(),
+        };
+        let Some(audit) = audit else {
+            return store::insert_user(&self.db, new).await;
+        };
+        let mut tx = self.db.begin().await?;
+        let user = store::insert_user(&mut *tx, new).await?;
+        store::record_audit(
+            &mut *tx,
+            &audit.entry(audit::USER_CREATED, &user, audit::created(&user)),
         )
-        .await
+        .await?;
+        tx.commit().await?;
+        Ok(user)
     }
 }
 
@@ -197,15 +277,18 @@ impl Identity for IdentityService {
         let r = request.into_inner();
         let user = self
             .create_account(
-                &r.email,
-                &r.password,
-                &r.full_name,
-                r.phone.as_deref(),
-                &r.role,
+                NewAccount {
+                    email: &r.email,
+                    password: &r.password,
+                    full_name: &r.full_name,
+                    phone: r.phone.as_deref(),
+                    role: &r.role,
+                },
                 &[Role::Client, Role::Coach, Role::Gym],
+                None,
             )
             .await?;
-        let token = self.issue(&user)?;
+        let token = self.issue(&user, &r.user_agent).await?;
         Ok(Response::new(pb::RegisterResponse {
             token,
             user: Some(user.into()),
@@ -230,7 +313,7 @@ impl Identity for IdentityService {
         if let Some(hash) = hash.filter(|h| !h.is_current()) {
             self.upgrade_hash(user.user_id, hash, r.password);
         }
-        let token = self.issue(&user)?;
+        let token = self.issue(&user, &r.user_agent).await?;
         Ok(Response::new(pb::LoginResponse {
             token,
             user: Some(user.into()),
@@ -245,6 +328,14 @@ impl Identity for IdentityService {
         let user = store::user_by_id(&self.db, caller.user_id)
             .await?
             .ok_or_else(|| Error::Unauthenticated("this account no longer exists".into()))?;
+        // The signed-in devices list shows when each was last seen: the app reads its account
+        // whenever it opens.
+        if let Err(error) = store::touch_session(&self.db, caller.jti).await {
+            tracing::warn!(
+                error = format!("{error:#}"),
+                "a session's last sighting not recorded"
+            );
+        }
         Ok(Response::new(pb::GetMeResponse {
             user: Some(user.into()),
         }))
@@ -431,16 +522,20 @@ impl Identity for IdentityService {
         &self,
         request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::CreateUserResponse>, Status> {
-        self.current_caller(&request, &[Role::Admin]).await?;
+        let admin = self.current_caller(&request, &[Role::Admin]).await?;
+        let audit = Audit::of(&admin, &request);
         let r = request.into_inner();
         let user = self
             .create_account(
-                &r.email,
-                &r.password,
-                &r.full_name,
-                r.phone.as_deref(),
-                &r.role,
+                NewAccount {
+                    email: &r.email,
+                    password: &r.password,
+                    full_name: &r.full_name,
+                    phone: r.phone.as_deref(),
+                    role: &r.role,
+                },
                 &Role::ALL,
+                Some(audit),
             )
             .await?;
         Ok(Response::new(pb::CreateUserResponse {
@@ -453,6 +548,7 @@ impl Identity for IdentityService {
         request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::UpdateUserResponse>, Status> {
         let admin = self.current_caller(&request, &[Role::Admin]).await?;
+        let audit = Audit::of(&admin, &request);
         let r = request.into_inner();
         let user_id = parse_id(&r.user_id, "user_id")?;
         let changes = UserChanges::parse(RawUserChanges {
@@ -492,6 +588,8 @@ impl Identity for IdentityService {
             },
         )
         .await?;
+        let fields = audit::updated(&current, &user, changes.password.is_some());
+        store::record_audit(&mut *tx, &audit.entry(audit::USER_UPDATED, &current, fields)).await?;
         for event in &plan.events {
             store::OUTBOX
                 .record(&mut tx, &envelope(event.clone()))
@@ -518,6 +616,7 @@ impl Identity for IdentityService {
         request: Request<pb::DeleteUserRequest>,
     ) -> Result<Response<pb::DeleteUserResponse>, Status> {
         let admin = self.current_caller(&request, &[Role::Admin]).await?;
+        let audit = Audit::of(&admin, &request);
         let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
 
         let mut tx = self.db.begin().await.map_err(Error::from)?;
@@ -527,6 +626,11 @@ impl Identity for IdentityService {
         let role = role_of(&user)?;
         domain::check_deletable(admin.user_id, user_id, role)?;
         store::delete_user(&mut tx, user_id).await?;
+        store::record_audit(
+            &mut *tx,
+            &audit.entry(audit::USER_DELETED, &user, audit::deleted(&user)),
+        )
+        .await?;
         store::OUTBOX
             .record(&mut tx, &envelope(Event::UserDeleted { user_id, role }))
             .await
@@ -558,6 +662,73 @@ impl Identity for IdentityService {
                     count,
                 })
                 .collect(),
+        }))
+    }
+
+    async fn list_audit_entries(
+        &self,
+        request: Request<pb::ListAuditEntriesRequest>,
+    ) -> Result<Response<pb::ListAuditEntriesResponse>, Status> {
+        self.current_caller(&request, &[Role::Admin]).await?;
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = store::audit_entries(&self.db, &page).await?;
+        let (rows, next) = page.split(rows, |row| (row.at, row.audit_id));
+        Ok(Response::new(pb::ListAuditEntriesResponse {
+            entries: rows.into_iter().map(Into::into).collect(),
+            next,
+        }))
+    }
+
+    async fn list_sessions(
+        &self,
+        request: Request<pb::ListSessionsRequest>,
+    ) -> Result<Response<pb::ListSessionsResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let sessions = store::live_sessions(&self.db, caller.user_id).await?;
+        let time = |at: chrono::DateTime<chrono::Utc>| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        Ok(Response::new(pb::ListSessionsResponse {
+            sessions: sessions
+                .into_iter()
+                .map(|s| pb::Session {
+                    session_id: s.jti.to_string(),
+                    created_at: time(s.created_at),
+                    last_seen_at: time(s.last_seen_at),
+                    user_agent: s.user_agent,
+                    current: s.jti == caller.jti,
+                })
+                .collect(),
+        }))
+    }
+
+    async fn end_session(
+        &self,
+        request: Request<pb::EndSessionRequest>,
+    ) -> Result<Response<pb::EndSessionResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let session_id = parse_id(&request.get_ref().session_id, "session_id")?;
+        let sessions = store::live_sessions(&self.db, caller.user_id).await?;
+        let ended: Vec<_> = sessions.into_iter().filter(|s| s.jti == session_id).collect();
+        if ended.is_empty() {
+            return Err(Error::NotFound("you have no signed-in session with this id".into()).into());
+        }
+        self.end_sessions(&ended).await?;
+        Ok(Response::new(pb::EndSessionResponse {}))
+    }
+
+    async fn end_other_sessions(
+        &self,
+        request: Request<pb::EndOtherSessionsRequest>,
+    ) -> Result<Response<pb::EndOtherSessionsResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let others: Vec<_> = store::live_sessions(&self.db, caller.user_id)
+            .await?
+            .into_iter()
+            .filter(|s| s.jti != caller.jti)
+            .collect();
+        self.end_sessions(&others).await?;
+        Ok(Response::new(pb::EndOtherSessionsResponse {
+            ended: u32::try_from(others.len()).unwrap_or(u32::MAX),
         }))
     }
 

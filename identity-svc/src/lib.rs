@@ -6,6 +6,7 @@
 //! [`Host::run_until`] serves gRPC, the ops port and the outbox relay until the shutdown future
 //! resolves.
 
+mod audit;
 mod config;
 mod domain;
 mod error;
@@ -107,12 +108,15 @@ async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyho
     }
     match service
         .create_account(
-            &admin.email,
-            &admin.password,
-            &admin.full_name,
-            None,
-            "admin",
+            grpc::NewAccount {
+                email: &admin.email,
+                password: &admin.password,
+                full_name: &admin.full_name,
+                phone: None,
+                role: "admin",
+            },
             &[Role::Admin],
+            None,
         )
         .await
     {

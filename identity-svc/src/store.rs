@@ -489,12 +489,153 @@ pub async fn user_with_profile(
 /// Where identity's events wait for the relay (platform::outbox).
 pub const OUTBOX: platform::outbox::Outbox = platform::outbox::Outbox::of("identity");
 
-/// Forgets revocations of tokens that have expired anyway.
+/// Forgets revocations of tokens that have expired anyway, and those tokens' sessions.
 pub async fn delete_expired_revocations(db: impl PgExecutor<'_>) -> Result<u64, Error> {
-    Ok(
-        sqlx::query("delete from identity.revoked_token where expires_at < now()")
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query(
+        "with sessions as (delete from identity.session where expires_at < now())
+         delete from identity.revoked_token where expires_at < now()",
     )
+    .execute(db)
+    .await?
+    .rows_affected())
+}
+
+/// A session as its owner's list shows it.
+#[derive(Debug, sqlx::FromRow)]
+pub struct SessionRow {
+    pub jti: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub user_agent: String,
+}
+
+/// Records the session of a token just issued.
+pub async fn insert_session(
+    db: impl PgExecutor<'_>,
+    jti: Uuid,
+    user_id: Uuid,
+    token_version: i64,
+    expires_at: DateTime<Utc>,
+    user_agent: &str,
+) -> Result<(), Error> {
+    sqlx::query(
+        "insert into identity.session (jti, user_id, token_version, expires_at, user_agent)
+         values ($1, $2, $3, $4, $5)",
+    )
+    .bind(jti)
+    .bind(user_id)
+    .bind(token_version)
+    .bind(expires_at)
+    .bind(user_agent)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A user's sessions still in force (not revoked, not expired, of the current token version),
+/// newest first.
+pub async fn live_sessions(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Vec<SessionRow>, Error> {
+    Ok(sqlx::query_as::<_, SessionRow>(
+        "select s.jti, s.created_at, s.last_seen_at, s.expires_at, s.user_agent
+           from identity.session s
+           join identity.app_user u on u.user_id = s.user_id and u.token_version = s.token_version
+          where s.user_id = $1 and s.expires_at > now()
+            and not exists (select 1 from identity.revoked_token r where r.jti = s.jti)
+          order by s.created_at desc, s.jti",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Notes that a session was seen now, at most once a minute.
+pub async fn touch_session(db: impl PgExecutor<'_>, jti: Uuid) -> Result<(), Error> {
+    sqlx::query(
+        "update identity.session set last_seen_at = now()
+          where jti = $1 and last_seen_at < now() - interval '1 minute'",
+    )
+    .bind(jti)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// One field an admin action changed. A password is a change of the field `password` with
+/// neither value: its text and its hash are never recorded.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AuditChange {
+    pub field: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+/// An entry of the admin audit trail, as it is written.
+pub struct NewAudit<'a> {
+    pub admin_id: Uuid,
+    /// `user_created`, `user_updated` or `user_deleted`.
+    pub action: &'a str,
+    pub target_id: Uuid,
+    /// What the target was called then (a user's email).
+    pub target_label: &'a str,
+    pub request_id: &'a str,
+    pub changes: Vec<AuditChange>,
+}
+
+/// An entry of the admin audit trail, as it is read.
+#[derive(Debug, sqlx::FromRow)]
+pub struct AuditRow {
+    pub audit_id: Uuid,
+    pub at: DateTime<Utc>,
+    pub admin_id: Uuid,
+    pub action: String,
+    pub target_type: String,
+    pub target_id: Uuid,
+    pub target_label: String,
+    pub request_id: String,
+    /// JSON: the [`AuditChange`]s.
+    pub changes: String,
+}
+
+/// Where a page of the audit trail starts: after this time and id (newest first).
+pub type AuditKeyset = (DateTime<Utc>, Uuid);
+
+/// Records an admin action; called in the transaction of the change it records.
+pub async fn record_audit(db: impl PgExecutor<'_>, entry: &NewAudit<'_>) -> Result<(), Error> {
+    let changes = serde_json::to_string(&entry.changes).map_err(anyhow::Error::from)?;
+    sqlx::query(
+        "insert into identity.admin_audit
+             (audit_id, admin_id, action, target_id, target_label, request_id, changes)
+         values ($1, $2, $3, $4, $5, $6, $7::jsonb)",
+    )
+    .bind(Uuid::now_v7())
+    .bind(entry.admin_id)
+    .bind(entry.action)
+    .bind(entry.target_id)
+    .bind(entry.target_label)
+    .bind(entry.request_id)
+    .bind(changes)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A page of the audit trail, newest first.
+pub async fn audit_entries(
+    db: impl PgExecutor<'_>,
+    page: &Page<AuditKeyset>,
+) -> Result<Vec<AuditRow>, Error> {
+    Ok(sqlx::query_as::<_, AuditRow>(
+        "select audit_id, at, admin_id, action, target_type, target_id, target_label, request_id,
+                changes::text as changes
+           from identity.admin_audit
+          where $1::timestamptz is null or (at, audit_id) < ($1, $2)
+          order by at desc, audit_id desc
+          limit $3",
+    )
+    .bind(page.after.map(|(at, _)| at))
+    .bind(page.after.map(|(_, id)| id))
+    .bind(page.fetch())
+    .fetch_all(db)
+    .await?)
 }

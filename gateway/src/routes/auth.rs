@@ -108,6 +108,15 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
     }
 }
 
+/// The User-Agent a sign-in came with, kept with its session ("" when none or not text).
+fn user_agent(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get(axum::http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Create a client, coach or gym account and sign in.
 #[utoipa::path(post, path = "/auth/register", tag = "auth", request_body = RegisterBody,
     responses((status = 201, description = "Account created", body = AuthResponse),
@@ -117,6 +126,7 @@ async fn limit(state: &AppState, ip: &str, email: &str) -> Result<(), ApiError> 
 pub(crate) async fn register(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: axum::http::HeaderMap,
     Json(body): Json<RegisterBody>,
 ) -> Result<impl IntoResponse, ApiError> {
     limit(&state, &ip, &body.email).await?;
@@ -126,6 +136,7 @@ pub(crate) async fn register(
         full_name: body.full_name,
         phone: body.phone,
         role: body.role.unwrap_or_default(),
+        user_agent: user_agent(&headers),
     };
     let reply = call::write!(state, identity.register, None, message).await?;
     Ok((
@@ -146,12 +157,14 @@ pub(crate) async fn register(
 pub(crate) async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: axum::http::HeaderMap,
     Json(body): Json<LoginBody>,
 ) -> Result<axum::Json<AuthResponse>, ApiError> {
     limit(&state, &ip, &body.email).await?;
     let message = pb::LoginRequest {
         email: body.email,
         password: body.password,
+        user_agent: user_agent(&headers),
     };
     let reply = call::write!(state, identity.login, None, message).await?;
     Ok(axum::Json(AuthResponse {

@@ -140,6 +140,9 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/auth/register", &[]),
     (Method::POST, "/auth/login", &[]),
     (Method::POST, "/auth/logout", &[]),
+    // Sessions are never remembered; ending one is a revocation, which every gateway reads.
+    (Method::DELETE, "/auth/sessions/{session_id}", &[]),
+    (Method::POST, "/auth/logout-all", &[]),
     (Method::POST, "/coach/profile", &[Data::Coaching]),
     (Method::PUT, "/coach/profile", &[Data::Coaching]),
     (Method::POST, "/locations", &[Data::Coaching]),

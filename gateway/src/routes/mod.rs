@@ -17,6 +17,7 @@ pub mod client;
 pub mod coaching;
 pub mod gym;
 pub mod reviews;
+pub mod sessions;
 mod shed;
 
 use axum::{http::Method, middleware};
@@ -89,6 +90,9 @@ pub fn table() -> Vec<Route> {
         route(PUBLIC, routes!(auth::login)),
         route(SIGNED_IN, routes!(auth::me)),
         route(SIGNED_IN, routes!(auth::logout)),
+        route(SIGNED_IN, routes!(sessions::list_sessions)),
+        route(SIGNED_IN, routes!(sessions::end_session)),
+        route(SIGNED_IN, routes!(sessions::logout_all)),
         route(PUBLIC, routes!(coaching::directory::list_coaches)),
         route(PUBLIC, routes!(coaching::directory::search_nearby)),
         route(PUBLIC, routes!(coaching::directory::search_city)),
@@ -149,6 +153,7 @@ pub fn table() -> Vec<Route> {
         route(ADMIN, routes!(admin::accounts::create_user)),
         route(ADMIN, routes!(admin::accounts::update_user)),
         route(ADMIN, routes!(admin::accounts::delete_user)),
+        route(ADMIN, routes!(admin::audit::list_audit)),
         route(SIGNED_IN, routes!(client::get_client_profile)),
         route(CLIENT, routes!(client::create_client_profile)),
         route(CLIENT, routes!(client::update_client_profile)),
@@ -242,6 +247,12 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
         }
         let permits = limits.permits(operations.first());
         let method_router = method_router
+            // After the role gate (the key is the caller's), before the body check and the
+            // handler: a replay is answered without either.
+            .route_layer(middleware::from_fn_with_state(
+                state.clone(),
+                crate::idempotency::idempotent,
+            ))
             .route_layer(middleware::from_fn_with_state(
                 (state.clone(), access),
                 authorize::authorize,

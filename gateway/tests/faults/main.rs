@@ -6,6 +6,7 @@
 
 mod mesh;
 
+mod idempotency;
 mod redis_down;
 mod replicas;
 mod service_slow;

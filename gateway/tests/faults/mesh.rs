@@ -224,7 +224,7 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
 /// A running gateway and an HTTP client for it.
 pub struct Gateway {
     /// Stops the gateway when the test lets go of it.
-    _process: Process,
+    process: Process,
     base: String,
     http: reqwest::Client,
 }
@@ -258,7 +258,7 @@ pub async fn gateway(config: gateway::Config) -> Gateway {
     let base = format!("http://127.0.0.1:{port}");
     until_ok(&format!("{base}/healthz")).await;
     Gateway {
-        _process: process,
+        process,
         base,
         // Nothing in these tests may wait forever, the client included.
         http: reqwest::Client::builder()
@@ -269,9 +269,29 @@ pub async fn gateway(config: gateway::Config) -> Gateway {
 }
 
 impl Gateway {
+    /// Stops the gateway and waits until it has drained.
+    pub async fn stop(self) {
+        self.process.stop().await;
+    }
+
     /// Sends `method /api{path}` with an optional bearer token and JSON body.
     pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
+        self.call_with_key(method, path, token, body, None).await
+    }
+
+    /// As [`Gateway::call`], with an `Idempotency-Key` when `key` is given.
+    pub async fn call_with_key(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        key: Option<&str>,
+    ) -> Reply {
         let mut request = self.http.request(method, format!("{}/api{path}", self.base));
+        if let Some(key) = key {
+            request = request.header("Idempotency-Key", key);
+        }
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
@@ -374,10 +394,24 @@ impl Gateway {
 
     /// Books `coach`'s slot of that day on `date` as `client`.
     pub async fn book(&self, client: &User, coach: &User, week: &Week, date: &str) -> Reply {
-        self.post(
+        self.book_with_key(client, coach, week, date, None).await
+    }
+
+    /// Books as [`Gateway::book`] does, with an `Idempotency-Key` when `key` is given.
+    pub async fn book_with_key(
+        &self,
+        client: &User,
+        coach: &User,
+        week: &Week,
+        date: &str,
+        key: Option<&str>,
+    ) -> Reply {
+        self.call_with_key(
+            Method::POST,
             "/bookings",
             Some(&client.token),
-            json!({"coach_id": coach.id, "slot_id": week.on(date), "booking_date": date}),
+            Some(json!({"coach_id": coach.id, "slot_id": week.on(date), "booking_date": date})),
+            key,
         )
         .await
     }

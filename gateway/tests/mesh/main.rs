@@ -4,6 +4,7 @@
 mod helpers;
 
 mod admin;
+mod audit;
 mod auth;
 mod booking;
 mod calendar;
@@ -14,9 +15,11 @@ mod events;
 mod finding;
 mod gym;
 mod hostile;
+mod idempotency;
 mod lifecycle;
 mod matrix;
 mod memo;
 mod places;
 mod time_off;
 mod reviews;
+mod sessions;

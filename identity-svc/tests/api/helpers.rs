@@ -155,6 +155,7 @@ impl TestApp {
             .login(pb::LoginRequest {
                 email: email.into(),
                 password: password.into(),
+                user_agent: "identity tests".into(),
             })
             .await?
             .into_inner();
@@ -292,6 +293,7 @@ pub fn register_request(email: &str, password: &str, role: &str) -> pb::Register
         full_name: "Test Person".into(),
         phone: None,
         role: role.into(),
+        user_agent: String::new(),
     }
 }
 

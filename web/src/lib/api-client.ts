@@ -1,6 +1,11 @@
 /**
  * The one way the app talks to the server: JSON over `/api` on the same origin, the bearer token
  * from localStorage "token", and an `ApiError` (status + the server's `detail`) on any non-2xx.
+ *
+ * Every write (POST, PUT, PATCH, DELETE) is one user action and carries a fresh `Idempotency-Key`.
+ * When its answer never comes (the network failed, or a 502/503/504) or the server says the first
+ * attempt is still being carried out (409 with `Retry-After`), the client sends it again with the
+ * same key, a few times: the server carries it out once, so a flaky network never books twice.
  */
 import { env } from '@/config/env';
 
@@ -50,8 +55,34 @@ export function isNotFound(error: unknown): boolean {
 
 type Query = Record<string, string | number | undefined | null>;
 
+/** The pauses before each retry of a write (so at most three attempts). */
+export const RETRY_DELAYS_MS = [250, 1000];
+
+/** A fresh idempotency key: a random UUID (v4), also where `crypto.randomUUID` is missing (a page
+ * served over plain http on a LAN address is not a secure context). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Whether a write's attempt may be sent again with its key: no answer came, or the first attempt
+ * is still being carried out. */
+function retryable(response: Response | null): boolean {
+  if (response === null) return true;
+  if ([502, 503, 504].includes(response.status)) return true;
+  return response.status === 409 && response.headers.has('Retry-After');
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 interface RequestOptions {
   body?: unknown;
+  /** A write's idempotency key; a fresh one when left out (one user action, one key). */
+  idempotencyKey?: string;
   query?: Query;
   signal?: AbortSignal;
   /** Read the answer as a file (`blob`) instead of JSON. */
@@ -120,18 +151,33 @@ async function send<T>(
     body = JSON.stringify(options.body);
   }
 
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, options.query), {
-      method,
-      headers,
-      body,
-      signal: options.signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, undefined);
+  const write = method !== 'GET';
+  if (write) headers['Idempotency-Key'] = options.idempotencyKey ?? newIdempotencyKey();
+  const attempt = async (): Promise<Response | null> => {
+    try {
+      return await fetch(buildUrl(path, options.query), {
+        method,
+        headers,
+        body,
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      return null;
+    }
+  };
+
+  let answer = await attempt();
+  if (write) {
+    for (const delay of RETRY_DELAYS_MS) {
+      if (!retryable(answer)) break;
+      await pause(delay);
+      options.signal?.throwIfAborted();
+      answer = await attempt();
+    }
   }
+  if (answer === null) throw new ApiError(0, undefined);
+  const response = answer;
 
   if (!response.ok) {
     const detail = await readDetail(response);

@@ -4,24 +4,26 @@
  */
 
 export interface paths {
-    "/admin/reviews/{review_id}/hide": {
+    "/admin/audit": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
+         *     with a `Link` to the next.
+         * @description The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
+         *     with a `Link` to the next.
+         */
+        get: operations["list_audit"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
-         * @description Hide an abusive review, with a reason (admin): it leaves the coach's reviews and averages.
-         */
-        patch: operations["hide_review"];
+        patch?: never;
         trace?: never;
     };
     "/admin/stats": {
@@ -140,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the caller but this one: every other device is signed out at once.
+         * @description End every session of the caller but this one: every other device is signed out at once.
+         */
+        post: operations["logout_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/me": {
         parameters: {
             query?: never;
@@ -175,6 +197,48 @@ export interface paths {
          */
         post: operations["register"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's signed-in devices, newest first, the current one marked.
+         * @description The caller's signed-in devices, newest first, the current one marked.
+         */
+        get: operations["list_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of the caller's sessions: its token stops working at once (the current one too: that
+         *     is a logout).
+         * @description End one of the caller's sessions: its token stops working at once (the current one too: that
+         *     is a logout).
+         */
+        delete: operations["end_session"];
         options?: never;
         head?: never;
         patch?: never;
@@ -308,34 +372,6 @@ export interface paths {
         get: operations["booking_ics"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/bookings/{booking_id}/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The review of a booking, for its client or its coach.
-         * @description The review of a booking, for its client or its coach.
-         */
-        get: operations["get_review"];
-        /**
-         * Edit your review of a session, within 14 days of posting it.
-         * @description Edit your review of a session, within 14 days of posting it.
-         */
-        put: operations["edit_review"];
-        /**
-         * Review a completed session (its client, once).
-         * @description Review a completed session (its client, once).
-         */
-        post: operations["post_review"];
         delete?: never;
         options?: never;
         head?: never;
@@ -687,48 +723,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/coach/reviews/{review_id}/reply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reply to a review of yours (coach), once.
-         * @description Reply to a review of yours (coach), once.
-         */
-        post: operations["reply_to_review"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/coach/{coach_id}/reviews": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
-         *     next one named by `Link: <…>; rel="next"`.
-         * @description A coach's reviews, newest first, hidden ones left out: pages of `limit` (20 by default), the
-         *     next one named by `Link: <…>; rel="next"`.
-         */
-        get: operations["coach_reviews"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/coaches": {
         parameters: {
             query?: never;
@@ -738,13 +732,9 @@ export interface paths {
         };
         /**
          * Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
-         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
-         *     oldest profile first.
+         *     body, names included.
          * @description Every coach who has a profile. Revalidate with `If-None-Match`: the ETag covers the whole
-         *     body, names included. With filters, an order or `limit`, the coaches that pass, in that order,
-         *     a page at a time (`Link: <…>; rel="next"` while more remain); without any, the whole directory,
-         *     oldest profile first.
+         *     body, names included.
          */
         get: operations["list_coaches"];
         put?: never;
@@ -763,8 +753,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location in a city and/or state; the directory's filters and orders apply.
-         * @description Coaches with a location in a city and/or state; the directory's filters and orders apply.
+         * Coaches with a location in a city and/or state.
+         * @description Coaches with a location in a city and/or state.
          */
         get: operations["search_city"];
         put?: never;
@@ -783,10 +773,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
-         *     with `distance`; the directory's filters apply.
-         * @description Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
-         *     with `distance`; the directory's filters apply.
+         * Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
+         * @description Coaches with a location within `radius` miles of a point, nearest first, with `distance`.
          */
         get: operations["search_nearby"];
         put?: never;
@@ -1089,6 +1077,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A field an admin action changed. */
+        AuditChange: {
+            field: string;
+            /** @description Null when it has none (a deleted user) or when it is never shown (a password). */
+            new: string | null;
+            /** @description Null when it had none (a new user) or when it is never shown (a password). */
+            old: string | null;
+        };
+        /** @description One admin action. */
+        AuditEntry: {
+            /** @description `user_created`, `user_updated` or `user_deleted`. */
+            action: string;
+            /** Format: uuid */
+            admin_id: string;
+            /** @description The admin's name now ("Deleted user" once deleted). */
+            admin_name: string;
+            /**
+             * Format: date-time
+             * @description When: RFC 3339, UTC.
+             */
+            at: string;
+            /** Format: uuid */
+            audit_id: string;
+            /** @description The fields it changed, with old and new values; a password change has neither value. */
+            changes: components["schemas"]["AuditChange"][];
+            /** @description The `X-Request-Id` of the request that made the change. */
+            request_id: string;
+            /** Format: uuid */
+            target_id: string;
+            /** @description What the target was called then (a user's email). */
+            target_label: string;
+            /** @description What was acted on: `user`. */
+            target_type: string;
+        };
         AuthResponse: {
             token: string;
             user: components["schemas"]["User"];
@@ -1132,7 +1154,6 @@ export interface components {
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
-            review: null | components["schemas"]["Review"];
             /**
              * Format: uuid
              * @description The coach's availability slot it books.
@@ -1298,16 +1319,6 @@ export interface components {
              */
             hourly_rate: number;
             locations: components["schemas"]["ListingLocation"][];
-            /**
-             * Format: double
-             * @description The average of the coach's reviews, to one decimal; null while they have none.
-             */
-            rating_average: number | null;
-            /**
-             * Format: int64
-             * @description How many reviews the average is of (hidden ones left out).
-             */
-            rating_count: number;
             specialties: string[];
             /** Format: int32 */
             years_experience: number;
@@ -1323,18 +1334,6 @@ export interface components {
              * @description Dollars per hour.
              */
             hourly_rate: number;
-            /**
-             * Format: double
-             * @description The average of the coach's reviews, to one decimal; null while they have none.
-             */
-            rating_average: number | null;
-            /**
-             * Format: int64
-             * @description How many reviews the average is of (hidden ones left out).
-             */
-            rating_count: number;
-            /** @description How many of them gave 1, 2, 3, 4 and 5 stars. */
-            rating_distribution: number[];
             specialties: string[];
             /**
              * @description The coach's IANA time zone (e.g. `America/Chicago`): the zone of a slot without a location.
@@ -1527,6 +1526,30 @@ export interface components {
          * @enum {string}
          */
         DayOfWeek: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+        /** @description A signed-in device: one sign-in's session. */
+        DeviceSession: {
+            /**
+             * Format: date-time
+             * @description When it signed in: RFC 3339, UTC.
+             */
+            created_at: string;
+            /** @description The session this request was made with. */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last seen (renewed at most once a minute, as the app opens): RFC 3339, UTC.
+             */
+            last_seen_at: string;
+            /** Format: uuid */
+            session_id: string;
+            /** @description The browser or app, as its User-Agent named it when it signed in ("" when it named none). */
+            user_agent: string;
+        };
+        /** @description How many sessions `POST /auth/logout-all` ended. */
+        Ended: {
+            /** Format: int32 */
+            ended: number;
+        };
         /** @description Every error body. */
         ErrorBody: {
             /** @description A sentence a person can act on. */
@@ -1616,16 +1639,6 @@ export interface components {
             gym_name: string;
             /** @description Digits, spaces and `+-().`; blank for none. */
             phone?: string;
-        };
-        /**
-         * @description Why an administrator hides a review.
-         * @example {
-         *       "reason": "Personal insults."
-         *     }
-         */
-        HideBody: {
-            /** @description At most 500 characters, not blank; kept with the review. */
-            reason: string;
         };
         /** @description A city and state where a coach offers sessions. */
         ListingLocation: {
@@ -1723,16 +1736,6 @@ export interface components {
             phone?: string | null;
             role?: null | components["schemas"]["SignUpRole"];
         };
-        /**
-         * @description The coach's reply to a review.
-         * @example {
-         *       "reply": "Thanks, see you next week!"
-         *     }
-         */
-        ReplyBody: {
-            /** @description At most 2,000 characters, not blank. */
-            reply: string;
-        };
         ReservationBody: {
             /**
              * Format: uuid
@@ -1747,64 +1750,6 @@ export interface components {
          * @enum {string}
          */
         ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
-        /** @description A client's review of a session that took place. */
-        Review: {
-            /** Format: uuid */
-            booking_id: string;
-            client_name: string;
-            /** Format: uuid */
-            coach_id: string;
-            comment: string | null;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC: the client may edit it until then (unless it is hidden).
-             */
-            editable_until: string;
-            /** @description Hidden by an administrator: left out of the coach's reviews and of every average. */
-            hidden: boolean;
-            /** @description Why the administrator hid it. */
-            hidden_reason: string | null;
-            /**
-             * Format: int32
-             * @description Stars, 1 to 5.
-             */
-            rating: number;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC.
-             */
-            replied_at: string | null;
-            /** @description The coach's reply, once they gave it. */
-            reply: string | null;
-            /** Format: uuid */
-            review_id: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC: when the client last edited it (its posting, until then).
-             */
-            updated_at: string;
-        };
-        /**
-         * @description What a client says of a session.
-         * @example {
-         *       "comment": "Fixed my jump shot in one hour.",
-         *       "rating": 5
-         *     }
-         */
-        ReviewBody: {
-            /** @description At most 2,000 characters; blank or null for none. */
-            comment?: string | null;
-            /**
-             * Format: int32
-             * @description Stars, 1 to 5.
-             */
-            rating: number;
-        };
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1950,29 +1895,29 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    hide_review: {
+    list_audit: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The review */
-                review_id: string;
+            query?: {
+                /** @description Rows per page, 1 to 100 (50 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["HideBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Hidden */
+            /** @description A page of the audit trail */
             200: {
                 headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Review"];
+                    "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
             /** @description The request is invalid; the detail names the field */
@@ -1995,42 +1940,6 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such review */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Already hidden */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2177,7 +2086,10 @@ export interface operations {
     create_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2190,6 +2102,8 @@ export interface operations {
             /** @description User created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2157,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2336,7 +2259,10 @@ export interface operations {
     update_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2352,6 +2278,8 @@ export interface operations {
             /** @description The updated user */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,6 +2349,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2437,7 +2374,10 @@ export interface operations {
     delete_user: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2449,6 +2389,8 @@ export interface operations {
             /** @description User deleted */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2489,6 +2431,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2505,7 +2465,10 @@ export interface operations {
     login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2518,6 +2481,8 @@ export interface operations {
             /** @description Signed in */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2507,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -2553,6 +2527,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2587,7 +2570,10 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2596,12 +2582,113 @@ export interface operations {
             /** @description Signed out */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in, or the session ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout_all: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The other sessions ended */
+            200: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ended"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2665,7 +2752,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2678,6 +2768,8 @@ export interface operations {
             /** @description Account created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,6 +2812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many attempts from this address or for this email */
             429: {
                 headers: {
@@ -2744,10 +2845,135 @@ export interface operations {
             };
         };
     };
-    create_slot: {
+    list_sessions: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's sessions still in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceSession"][];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    end_session: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The session */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_slot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2760,6 +2986,8 @@ export interface operations {
             /** @description Slot added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2906,7 +3134,10 @@ export interface operations {
     delete_slot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The slot */
                 slot_id: string;
@@ -2918,6 +3149,8 @@ export interface operations {
             /** @description Slot deleted */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2951,6 +3184,24 @@ export interface operations {
             };
             /** @description No such record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3039,7 +3290,10 @@ export interface operations {
     create_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3052,6 +3306,8 @@ export interface operations {
             /** @description Booked, pending the coach's approval */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,6 +3377,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -3137,7 +3402,10 @@ export interface operations {
     cancel_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3153,6 +3421,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,6 +3485,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3307,278 +3586,6 @@ export interface operations {
             };
         };
     };
-    get_review: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The booking */
-                booking_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The review */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No review of this booking (or not your booking) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    edit_review: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The booking */
-                booking_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReviewBody"];
-            };
-        };
-        responses: {
-            /** @description Edited */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such booking of yours, or no review of it yet */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Posted more than 14 days ago, or hidden by an administrator */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    post_review: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The booking */
-                booking_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReviewBody"];
-            };
-        };
-        responses: {
-            /** @description Posted */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such booking of yours */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The session is not completed, or you already reviewed it */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     get_feed: {
         parameters: {
             query?: never;
@@ -3631,7 +3638,10 @@ export interface operations {
     reset_feed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3640,10 +3650,21 @@ export interface operations {
             /** @description The feed's new address */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -3657,6 +3678,24 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3757,7 +3796,10 @@ export interface operations {
     update_client_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3770,6 +3812,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,6 +3856,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -3823,6 +3876,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3846,7 +3908,10 @@ export interface operations {
     create_client_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3859,6 +3924,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3912,6 +3979,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3996,7 +4072,10 @@ export interface operations {
     upload_profile_picture: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4009,6 +4088,8 @@ export interface operations {
             /** @description Picture stored */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +4123,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Image size must be less than 5MB */
             413: {
                 headers: {
@@ -4053,6 +4143,15 @@ export interface operations {
             };
             /** @description Please select an image file */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4076,7 +4175,10 @@ export interface operations {
     approve_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4088,6 +4190,8 @@ export interface operations {
             /** @description Confirmed */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4139,6 +4243,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4155,7 +4268,10 @@ export interface operations {
     coach_cancel_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4171,6 +4287,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4240,6 +4358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4256,7 +4383,10 @@ export interface operations {
     deny_booking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4268,6 +4398,8 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +4451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4335,7 +4476,10 @@ export interface operations {
     mark_no_show: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4347,6 +4491,8 @@ export interface operations {
             /** @description Marked no-show */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,6 +4537,15 @@ export interface operations {
             };
             /** @description The session has not ended, is not completed, or ended more than 7 days ago */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4479,7 +4634,10 @@ export interface operations {
     request_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4492,6 +4650,8 @@ export interface operations {
             /** @description Requested, pending the gym's approval */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,6 +4721,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4577,7 +4746,10 @@ export interface operations {
     cancel_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -4589,6 +4761,8 @@ export interface operations {
             /** @description Cancelled */
             204: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4631,6 +4805,15 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4703,7 +4886,10 @@ export interface operations {
     update_policy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4716,6 +4902,8 @@ export interface operations {
             /** @description The policy as saved */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,6 +4937,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -4760,6 +4957,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4844,7 +5050,10 @@ export interface operations {
     coaching_update_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4857,6 +5066,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4899,6 +5110,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -4910,6 +5130,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4933,7 +5162,10 @@ export interface operations {
     coaching_create_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4946,6 +5178,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4999,6 +5233,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5080,198 +5323,9 @@ export interface operations {
             };
         };
     };
-    reply_to_review: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The review */
-                review_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReplyBody"];
-            };
-        };
-        responses: {
-            /** @description Replied */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such review of yours */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Already replied to, or hidden */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not JSON (Content-Type: application/json) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    coach_reviews: {
-        parameters: {
-            query?: {
-                /** @description Rows per page, 1 to 100 (20 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
-                limit?: number;
-                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The coach */
-                coach_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the coach's reviews */
-            200: {
-                headers: {
-                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
-                    Link?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"][];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such record */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     list_coaches: {
         parameters: {
-            query?: {
-                /** @description Part of the coach's name or of a specialty, case-insensitive. */
-                q?: string;
-                /** @description One of the coach's specialties, case-insensitive. */
-                specialty?: string;
-                /** @description Dollars per hour, at least. */
-                min_rate?: number;
-                /** @description Dollars per hour, at most. */
-                max_rate?: number;
-                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
-                min_rating?: number;
-                /**
-                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
-                 */
-                sort?: string;
-                /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
-                limit?: number;
-                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
-                cursor?: string;
-            };
+            query?: never;
             header?: {
                 /** @description An ETag from an earlier answer */
                 "If-None-Match"?: string | null;
@@ -5286,10 +5340,8 @@ export interface operations {
                 headers: {
                     /** @description no-cache: revalidate every time */
                     "Cache-Control"?: string;
-                    /** @description Changes whenever the list changes (the whole directory only) */
+                    /** @description Changes whenever the list changes */
                     ETag?: string;
-                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
-                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5302,15 +5354,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
             };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
@@ -5332,21 +5375,6 @@ export interface operations {
                 city?: string;
                 /** @description State, case-insensitive. Give a city, a state or both. */
                 state?: string;
-                /** @description Part of the coach's name or of a specialty, case-insensitive. */
-                q?: string;
-                /** @description One of the coach's specialties, case-insensitive. */
-                specialty?: string;
-                /** @description Dollars per hour, at least. */
-                min_rate?: number;
-                /** @description Dollars per hour, at most. */
-                max_rate?: number;
-                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
-                min_rating?: number;
-                /**
-                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
-                 */
-                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5403,21 +5431,6 @@ export interface operations {
                 lng: number;
                 /** @description Miles; 25 when absent. */
                 radius?: number;
-                /** @description Part of the coach's name or of a specialty, case-insensitive. */
-                q?: string;
-                /** @description One of the coach's specialties, case-insensitive. */
-                specialty?: string;
-                /** @description Dollars per hour, at least. */
-                min_rate?: number;
-                /** @description Dollars per hour, at most. */
-                max_rate?: number;
-                /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
-                min_rating?: number;
-                /**
-                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
-                 */
-                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5578,7 +5591,10 @@ export interface operations {
     create_availability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5591,6 +5607,8 @@ export interface operations {
             /** @description Availability added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5725,7 +5743,10 @@ export interface operations {
     gym_create_location: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5738,6 +5759,8 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +5787,15 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5936,7 +5968,10 @@ export interface operations {
     create_court: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description One of the gym's locations */
                 location_id: string;
@@ -5952,6 +5987,8 @@ export interface operations {
             /** @description Court added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5994,6 +6031,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -6005,6 +6051,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6093,7 +6148,10 @@ export interface operations {
     gym_update_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6106,6 +6164,8 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6148,6 +6208,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -6159,6 +6228,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6182,7 +6260,10 @@ export interface operations {
     gym_create_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6195,6 +6276,8 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,6 +6331,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6332,7 +6424,10 @@ export interface operations {
     approve_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6344,6 +6439,8 @@ export interface operations {
             /** @description Approved */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +6492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -6411,7 +6517,10 @@ export interface operations {
     gym_cancel_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6427,6 +6536,8 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6496,6 +6607,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -6512,7 +6632,10 @@ export interface operations {
     deny_reservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6524,6 +6647,8 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6568,6 +6693,15 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6640,7 +6774,10 @@ export interface operations {
     coaching_create_location: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6653,6 +6790,8 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6679,6 +6818,15 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,5 +5,6 @@
 //! or gym), with independent calls made concurrently.
 
 pub mod accounts;
+pub mod audit;
 pub mod stats;
 pub mod users;

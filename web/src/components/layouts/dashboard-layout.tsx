@@ -1,8 +1,9 @@
-import { LogOut, UserRound } from 'lucide-react';
+import { LogOut, MonitorSmartphone, UserRound } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
+import { SignedInDevicesDialog } from '@/features/auth/components/signed-in-devices';
 import { useLogout, useUser } from '@/lib/auth';
 
 interface DashboardLayoutProps {
@@ -15,7 +16,8 @@ interface DashboardLayoutProps {
   children: React.ReactNode;
 }
 
-/** Header (logo → /, the signed-in user's full name, Logout) and a page body for every dashboard. */
+/** Header (logo → /, the signed-in user's full name, Signed-in devices, Logout) and a page body for
+ * every dashboard. */
 export function DashboardLayout({ title, subtitle, navActions, children }: DashboardLayoutProps) {
   return (
     <div className="min-h-screen bg-background">
@@ -35,6 +37,7 @@ export function DashboardLayout({ title, subtitle, navActions, children }: Dashb
 export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
   const user = useUser();
   const logout = useLogout();
+  const [devices, setDevices] = React.useState(false);
   return (
     <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
@@ -47,12 +50,17 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
               {user.full_name}
             </span>
           </span>
+          <Button variant="ghost" size="sm" onClick={() => setDevices(true)}>
+            <MonitorSmartphone aria-hidden="true" />
+            Signed-in devices
+          </Button>
           <Button variant="outline" size="sm" onClick={() => void logout()}>
             <LogOut aria-hidden="true" />
             Logout
           </Button>
         </HeaderNav>
       </div>
+      <SignedInDevicesDialog open={devices} onOpenChange={setDevices} />
     </header>
   );
 }

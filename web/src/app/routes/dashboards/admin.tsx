@@ -1,5 +1,6 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { ActivityCard } from '@/features/admin/components/activity-card';
+import { AuditLogCard } from '@/features/admin/components/audit-log-card';
 import { StatsCards } from '@/features/admin/components/stats-cards';
 import { UserManagementCard } from '@/features/admin/components/user-management-card';
 
@@ -14,6 +15,7 @@ export default function AdminDashboardRoute() {
         <StatsCards />
         <ActivityCard />
         <UserManagementCard />
+        <AuditLogCard />
       </div>
     </DashboardLayout>
   );

@@ -29,7 +29,7 @@ function detail(user: User, extra: Partial<UserDetail> = {}): UserDetail {
 }
 
 function adminApi(extra: Record<string, unknown> = {}) {
-  return { 'GET /admin/stats': stats, 'GET /admin/users': users, ...extra };
+  return { 'GET /admin/stats': stats, 'GET /admin/users': users, 'GET /admin/audit': [], ...extra };
 }
 
 const rows = () => within(screen.getByRole('table', { name: 'Users' })).getAllByRole('row').slice(1);
@@ -100,7 +100,11 @@ describe('the admin dashboard', () => {
   it('says when the statistics or the users cannot be loaded', async () => {
     renderApp('/admin/dashboard', {
       user: admin,
-      api: { 'GET /admin/stats': { status: 403, body: {} }, 'GET /admin/users': { status: 403, body: {} } },
+      api: {
+        'GET /admin/stats': { status: 403, body: {} },
+        'GET /admin/users': { status: 403, body: {} },
+        'GET /admin/audit': [],
+      },
     });
     expect((await screen.findAllByText('Failed to load statistics')).length).toBeGreaterThan(0);
     expect((await screen.findAllByText('Failed to load users')).length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ mod error;
 mod extract;
 mod http_cache;
 mod ics;
+mod live;
 mod memo;
 mod names;
 mod observe;

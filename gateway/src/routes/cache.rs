@@ -140,6 +140,8 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/auth/register", &[]),
     (Method::POST, "/auth/login", &[]),
     (Method::POST, "/auth/logout", &[]),
+    (Method::POST, "/auth/forgot-password", &[]),
+    (Method::POST, "/auth/reset-password", &[]),
     (Method::POST, "/coach/profile", &[Data::Coaching]),
     (Method::PUT, "/coach/profile", &[Data::Coaching]),
     (Method::POST, "/locations", &[Data::Coaching]),
@@ -176,6 +178,9 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/client/upload-profile-picture", &[]),
     // A feed's secret is in no remembered answer.
     (Method::POST, "/calendar/feed", &[]),
+    // Notifications are never remembered.
+    (Method::POST, "/notifications/{notification_id}/read", &[]),
+    (Method::POST, "/notifications/read-all", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

@@ -15,6 +15,7 @@ pub mod calendar;
 pub mod client;
 pub mod coaching;
 pub mod gym;
+pub mod notifications;
 mod shed;
 
 use axum::{http::Method, middleware};
@@ -87,6 +88,8 @@ pub fn table() -> Vec<Route> {
         route(PUBLIC, routes!(auth::login)),
         route(SIGNED_IN, routes!(auth::me)),
         route(SIGNED_IN, routes!(auth::logout)),
+        route(PUBLIC, routes!(auth::forgot_password)),
+        route(PUBLIC, routes!(auth::reset_password)),
         route(PUBLIC, routes!(coaching::directory::list_coaches)),
         route(PUBLIC, routes!(coaching::directory::search_nearby)),
         route(PUBLIC, routes!(coaching::directory::search_city)),
@@ -143,6 +146,11 @@ pub fn table() -> Vec<Route> {
         // The address is the key (a secret in the path), for calendar apps that sign in nowhere.
         route(PUBLIC, routes!(calendar::calendar_feed)),
         route(CLIENT_OR_COACH, routes!(calendar::booking_ics)),
+        route(SIGNED_IN, routes!(notifications::list_notifications)),
+        route(SIGNED_IN, routes!(notifications::unread_count)),
+        route(SIGNED_IN, routes!(notifications::mark_read)),
+        route(SIGNED_IN, routes!(notifications::mark_all_read)),
+        route(SIGNED_IN, routes!(notifications::stream)),
     ]
 }
 

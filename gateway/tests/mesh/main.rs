@@ -16,4 +16,6 @@ mod hostile;
 mod lifecycle;
 mod matrix;
 mod memo;
+mod notifications;
+mod password_reset;
 mod places;

@@ -12,6 +12,7 @@ mod extract;
 mod http_cache;
 mod ics;
 mod idempotency;
+mod live;
 mod memo;
 mod names;
 mod observe;

@@ -48,6 +48,7 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "admin", description = "Platform statistics and user management, for admins."),
         (name = "client", description = "A client's own profile and profile picture."),
         (name = "calendar", description = "Sessions in people's own calendars: a feed per client, coach and gym for calendar apps to subscribe to, and one booking as an .ics file."),
+        (name = "notifications", description = "Each person's inbox: what concerns them (requests, answers, cancellations, expiries, reminders, account changes), also pushed live and by email."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
                        BookingStatus, CancelledBy, ReservationStatus, PaymentStatus, TimeZoneName)),

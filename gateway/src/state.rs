@@ -33,6 +33,8 @@ pub struct Inner {
     pub memo: Memo,
     /// Permits for the reads whose answers are megabytes (every user).
     pub bulk_reads: Arc<Semaphore>,
+    /// This replica's subscription to new notifications, for the open streams.
+    pub live: crate::live::Hub,
 }
 
 impl Deref for AppState {
@@ -81,6 +83,7 @@ impl AppState {
             redis,
             memo: Memo::default(),
             bulk_reads: Arc::new(Semaphore::new(BULK_READS)),
+            live: crate::live::Hub::new(&config.redis_url, &config.redis_namespace)?,
             config,
         })))
     }

@@ -1,6 +1,6 @@
 //! identity-svc's configuration, read once from the environment.
 
-use std::{fmt, net::SocketAddr};
+use std::{fmt, net::SocketAddr, time::Duration};
 
 use platform::config::{ConfigError, Env};
 
@@ -25,6 +25,27 @@ pub struct Config {
     pub redis_url: String,
     pub redis_namespace: String,
     pub admin: Option<AdminSeed>,
+    /// How identity reaches people (issue 18): notifications, reminders, email.
+    pub outreach: Outreach,
+}
+
+/// How identity reaches people: the app's public address for links, and how often the reminder
+/// scheduler ticks.
+#[derive(Clone, Debug)]
+pub struct Outreach {
+    /// The app's address as people open it (`PUBLIC_URL`), without a trailing slash.
+    pub public_url: String,
+    /// How often due reminders are looked for (`REMINDER_INTERVAL_MS`).
+    pub reminder_interval: Duration,
+}
+
+impl Default for Outreach {
+    fn default() -> Self {
+        Self {
+            public_url: "http://127.0.0.1:8080".into(),
+            reminder_interval: Duration::from_secs(5),
+        }
+    }
 }
 
 // Secrets never reach a log through `{:?}`.
@@ -49,6 +70,7 @@ impl fmt::Debug for Config {
             .field("redis_url", &"<redacted: may hold a password>")
             .field("redis_namespace", &self.redis_namespace)
             .field("admin", &self.admin)
+            .field("outreach", &self.outreach)
             .finish()
     }
 }
@@ -57,6 +79,7 @@ impl Config {
     /// Reads the environment, naming every missing or malformed variable at once.
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut env = Env::new();
+        let defaults = Outreach::default();
         let admin = match (env.optional("ADMIN_EMAIL"), env.optional("ADMIN_PASSWORD")) {
             (Some(email), Some(password)) => Some(AdminSeed {
                 email,
@@ -74,6 +97,16 @@ impl Config {
             redis_url: env.or("REDIS_URL", "redis://127.0.0.1:6379"),
             redis_namespace: env.or("REDIS_NAMESPACE", "courtside"),
             admin,
+            outreach: Outreach {
+                public_url: env
+                    .or("PUBLIC_URL", &defaults.public_url)
+                    .trim_end_matches('/')
+                    .to_owned(),
+                reminder_interval: Duration::from_millis(env.parsed(
+                    "REMINDER_INTERVAL_MS",
+                    u64::try_from(defaults.reminder_interval.as_millis()).unwrap_or(5000),
+                )),
+            },
         };
         env.finish()?;
         Ok(config)

@@ -25,10 +25,12 @@ use crate::{
     audit,
     domain::{
         self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
-        RawUserChanges, Target, UserChanges, UserFilter, parse_role,
+        RawUserChanges, Target, UserChanges, UserFilter, notice, parse_role,
     },
     error::Error,
     feeds,
+    inbox::{self, NotificationRow, Reach},
+    reset,
     revocation::Revocations,
     store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
@@ -91,6 +93,22 @@ pub struct IdentityService {
     pub revocations: Revocations,
     /// Notified after a commit that wrote to the outbox.
     pub outbox_wake: Arc<Notify>,
+    /// Announces new notifications live and wakes the mail sender; the app's address for links.
+    pub reach: Reach,
+}
+
+impl From<NotificationRow> for pb::Notification {
+    fn from(row: NotificationRow) -> Self {
+        pb::Notification {
+            notification_id: row.notification_id.to_string(),
+            kind: row.kind,
+            title: row.title,
+            body: row.body,
+            link: row.link,
+            created_at: inbox::rfc3339(row.created_at),
+            read_at: row.read_at.map(inbox::rfc3339),
+        }
+    }
 }
 
 /// A path or message id that must be a UUID.
@@ -246,24 +264,29 @@ impl IdentityService {
             )));
         }
         let hash = self.hasher.hash(password.expose()).await?;
-        let new = NewUser {
-            email: email.as_str(),
-            password_hash: &hash.0,
-            full_name: full_name.as_str(),
-            phone: phone.as_deref(),
-            role: role.as_str(),
-        };
-        let Some(audit) = audit else {
-            return store::insert_user(&self.db, new).await;
-        };
         let mut tx = self.db.begin().await?;
-        let user = store::insert_user(&mut *tx, new).await?;
-        store::record_audit(
+        let user = store::insert_user(
             &mut *tx,
-            &audit.entry(audit::USER_CREATED, &user, audit::created(&user)),
+            NewUser {
+                email: email.as_str(),
+                password_hash: &hash.0,
+                full_name: full_name.as_str(),
+                phone: phone.as_deref(),
+                role: role.as_str(),
+            },
         )
         .await?;
+        if let Some(audit) = audit {
+            store::record_audit(
+                &mut *tx,
+                &audit.entry(audit::USER_CREATED, &user, audit::created(&user)),
+            )
+            .await?;
+        }
+        let welcome = notice::welcome(user.user_id, &user.full_name, &user.role);
+        let rows = inbox::write(&mut tx, &[welcome], &self.reach.public_url).await?;
         tx.commit().await?;
+        self.reach.announce(&rows).await;
         Ok(user)
     }
 }
@@ -596,7 +619,16 @@ impl Identity for IdentityService {
                 .await
                 .map_err(Error::from)?;
         }
+        let mut notices = Vec::new();
+        if plan.events.iter().any(|e| matches!(e, Event::RoleChanged { .. })) {
+            notices.push(notice::role_changed(user_id, &user.role));
+        }
+        if changes.password.is_some() {
+            notices.push(notice::password_changed(user_id, &user.role));
+        }
+        let rows = inbox::write(&mut tx, &notices, &self.reach.public_url).await?;
         tx.commit().await.map_err(Error::from)?;
+        self.reach.announce(&rows).await;
 
         if plan.bump_token_version {
             self.revocations
@@ -763,5 +795,79 @@ impl Identity for IdentityService {
             user_id: user_id.to_string(),
             role,
         }))
+    }
+
+    async fn list_notifications(
+        &self,
+        request: Request<pb::ListNotificationsRequest>,
+    ) -> Result<Response<pb::ListNotificationsResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let r = request.into_inner();
+        let page = Page::<inbox::Key>::parse(r.limit, &r.after)?;
+        let rows = inbox::page(&self.db, caller.user_id, &page).await?;
+        let (rows, next) = page.split(rows, |row| (row.created_at, row.notification_id));
+        Ok(Response::new(pb::ListNotificationsResponse {
+            notifications: rows.into_iter().map(Into::into).collect(),
+            next,
+        }))
+    }
+
+    async fn count_unread_notifications(
+        &self,
+        request: Request<pb::CountUnreadNotificationsRequest>,
+    ) -> Result<Response<pb::CountUnreadNotificationsResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let count = inbox::unread_count(&self.db, caller.user_id).await?;
+        Ok(Response::new(pb::CountUnreadNotificationsResponse { count }))
+    }
+
+    async fn mark_notification_read(
+        &self,
+        request: Request<pb::MarkNotificationReadRequest>,
+    ) -> Result<Response<pb::MarkNotificationReadResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let id = parse_id(&request.get_ref().notification_id, "notification_id")?;
+        if !inbox::mark_read(&self.db, caller.user_id, id).await? {
+            return Err(Error::NotFound("you have no notification with this id".into()).into());
+        }
+        Ok(Response::new(pb::MarkNotificationReadResponse {}))
+    }
+
+    async fn mark_all_notifications_read(
+        &self,
+        request: Request<pb::MarkAllNotificationsReadRequest>,
+    ) -> Result<Response<pb::MarkAllNotificationsReadResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        inbox::mark_all_read(&self.db, caller.user_id).await?;
+        Ok(Response::new(pb::MarkAllNotificationsReadResponse {}))
+    }
+
+    async fn forgot_password(
+        &self,
+        request: Request<pb::ForgotPasswordRequest>,
+    ) -> Result<Response<pb::ForgotPasswordResponse>, Status> {
+        let email = &request.get_ref().email;
+        if email.trim().is_empty() {
+            return Err(Error::Invalid("email is required".into()).into());
+        }
+        if reset::ask(&self.db, email, &self.reach.public_url).await? {
+            self.reach.mail_wake.notify_one();
+        }
+        Ok(Response::new(pb::ForgotPasswordResponse {}))
+    }
+
+    async fn reset_password(
+        &self,
+        request: Request<pb::ResetPasswordRequest>,
+    ) -> Result<Response<pb::ResetPasswordResponse>, Status> {
+        let r = request.into_inner();
+        let password = reset::check_password(&r.password)?;
+        let hash = self.hasher.hash(password.expose()).await.map_err(Error::from)?;
+        let (user, rows) = reset::reset(&self.db, &r.token, &hash.0, &self.reach.public_url).await?;
+        self.revocations
+            .token_version_changed(user.user_id, user.token_version)
+            .await;
+        self.reach.announce(&rows).await;
+        Ok(Response::new(pb::ResetPasswordResponse { email: user.email }))
     }
 }

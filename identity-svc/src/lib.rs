@@ -12,6 +12,10 @@ mod domain;
 mod error;
 mod feeds;
 mod grpc;
+mod inbox;
+mod mail;
+mod reminders;
+mod reset;
 mod revocation;
 mod store;
 
@@ -20,6 +24,8 @@ use std::{future::Future, time::Duration};
 use anyhow::Context;
 use platform::{
     auth::{Role, TokenSigner, TokenVerifier},
+    clock::SharedClock,
+    events::{Applied, Consumer},
     host::{Host, Pool, open_database},
     outbox::Relay,
     redis_link::RedisLink,
@@ -27,7 +33,7 @@ use platform::{
 };
 use proto::identity::v1::identity_server::IdentityServer;
 
-pub use config::{AdminSeed, Config};
+pub use config::{AdminSeed, Config, Outreach};
 
 /// A built, bound, not yet serving identity-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
@@ -42,8 +48,16 @@ const POOL: Pool = Pool {
     acquire_timeout: Duration::from_secs(3),
 };
 
+/// The consumer group identity-svc reads the event stream in.
+const GROUP: &str = "identity-svc";
+
 /// Connects to PostgreSQL, applies the migrations, seeds the first admin and binds both ports.
 pub async fn build(config: Config) -> anyhow::Result<Server> {
+    build_with_clock(config, platform::clock::system()).await
+}
+
+/// [`build`], with the reminder scheduler reading "now" from `clock` (tests move it).
+pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Result<Server> {
     let signer = TokenSigner::from_pem(config.jwt_private_key.as_bytes()).context("JWT private key")?;
     let verifier = TokenVerifier::from_pem(config.jwt_public_key.as_bytes()).context("JWT public key")?;
     let db = open_database(&config.database_url, POOL, &sqlx::migrate!(), "identity").await?;
@@ -55,13 +69,22 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         store::OUTBOX,
     );
     let link = RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?;
+    let reach = inbox::Reach::new(link.clone(), &config.redis_namespace, &config.outreach.public_url);
+    let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     let service = grpc::IdentityService {
         db: db.clone(),
         hasher: domain::Hasher::start(num_cpus()).await?,
         signer,
         revocations: revocation::Revocations::new(link.clone(), config.redis_namespace.clone()),
         outbox_wake: relay.waker(),
+        reach: reach.clone(),
     };
+    let reminders = reminders::Reminders {
+        db: db.clone(),
+        clock,
+        reach: reach.clone(),
+    };
+    let reminder_interval = config.outreach.reminder_interval;
     // Names may have changed while this replica was down. After that, the gateway renews this
     // stamp after each write of the API that changes a name (gateway/src/routes/cache.rs).
     Stamp::new(link, &config.redis_namespace, stamps::Context::Names)
@@ -78,7 +101,23 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
         &db,
     )
     .await?
+    .consume(
+        redis,
+        Consumer::new(&config.redis_namespace, GROUP),
+        move |db, envelope| {
+            let reach = reach.clone();
+            async move {
+                let rows = inbox::apply(&db, &envelope, &reach.public_url).await?;
+                reach.announce(&rows).await;
+                // identity's change stamp is of names, which no event changes here.
+                Ok::<_, error::Error>(Applied::Nothing)
+            }
+        },
+    )
     .task("the outbox relay", |shutdown| relay.run(shutdown))
+    .task("the reminder scheduler", move |shutdown| {
+        reminders.run(reminder_interval, shutdown)
+    })
     .task("revocation housekeeping", move |shutdown| {
         forget_expired_revocations(db, shutdown)
     }))

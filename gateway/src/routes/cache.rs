@@ -143,6 +143,8 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     // Sessions are never remembered; ending one is a revocation, which every gateway reads.
     (Method::DELETE, "/auth/sessions/{session_id}", &[]),
     (Method::POST, "/auth/logout-all", &[]),
+    (Method::POST, "/auth/forgot-password", &[]),
+    (Method::POST, "/auth/reset-password", &[]),
     (Method::POST, "/coach/profile", &[Data::Coaching]),
     (Method::PUT, "/coach/profile", &[Data::Coaching]),
     (Method::POST, "/locations", &[Data::Coaching]),
@@ -197,6 +199,9 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/client/upload-profile-picture", &[]),
     // A feed's secret is in no remembered answer.
     (Method::POST, "/calendar/feed", &[]),
+    // Notifications are never remembered.
+    (Method::POST, "/notifications/{notification_id}/read", &[]),
+    (Method::POST, "/notifications/read-all", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

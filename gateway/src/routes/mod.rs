@@ -18,6 +18,7 @@ pub mod coaching;
 pub mod gym;
 pub mod reviews;
 pub mod sessions;
+pub mod notifications;
 mod shed;
 
 use axum::{http::Method, middleware};
@@ -93,6 +94,8 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(sessions::list_sessions)),
         route(SIGNED_IN, routes!(sessions::end_session)),
         route(SIGNED_IN, routes!(sessions::logout_all)),
+        route(PUBLIC, routes!(auth::forgot_password)),
+        route(PUBLIC, routes!(auth::reset_password)),
         route(PUBLIC, routes!(coaching::directory::list_coaches)),
         route(PUBLIC, routes!(coaching::directory::search_nearby)),
         route(PUBLIC, routes!(coaching::directory::search_city)),
@@ -164,6 +167,11 @@ pub fn table() -> Vec<Route> {
         // The address is the key (a secret in the path), for calendar apps that sign in nowhere.
         route(PUBLIC, routes!(calendar::calendar_feed)),
         route(CLIENT_OR_COACH, routes!(calendar::booking_ics)),
+        route(SIGNED_IN, routes!(notifications::list_notifications)),
+        route(SIGNED_IN, routes!(notifications::unread_count)),
+        route(SIGNED_IN, routes!(notifications::mark_read)),
+        route(SIGNED_IN, routes!(notifications::mark_all_read)),
+        route(SIGNED_IN, routes!(notifications::stream)),
     ]
 }
 

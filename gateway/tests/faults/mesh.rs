@@ -127,6 +127,7 @@ pub async fn identity(backing: &Backing) -> Process {
         redis_url: backing.redis_url.clone(),
         redis_namespace: backing.redis_namespace.clone(),
         admin: None,
+        outreach: identity_svc::Outreach::default(),
     })
     .await
     .expect("identity-svc builds");

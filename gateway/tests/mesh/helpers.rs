@@ -71,6 +71,10 @@ impl Mesh {
                 password: ADMIN_PASSWORD.into(),
                 full_name: "Mesh Admin".into(),
             }),
+            outreach: identity_svc::Outreach {
+                public_url: "http://courtside.test".into(),
+                reminder_interval: Duration::from_millis(200),
+            },
         })
         .await
         .expect("identity-svc builds");
@@ -203,6 +207,14 @@ impl Mesh {
         }
         let response = request.send().await.expect("the gateway answers");
         let status = response.status();
+        // A stream (`GET /notifications/stream`) never ends by itself: its body is not read.
+        if response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"))
+        {
+            return (status, Value::Null);
+        }
         let text = response.text().await.unwrap_or_default();
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
     }

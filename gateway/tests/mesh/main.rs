@@ -19,6 +19,8 @@ mod idempotency;
 mod lifecycle;
 mod matrix;
 mod memo;
+mod notifications;
+mod password_reset;
 mod places;
 mod time_off;
 mod reviews;

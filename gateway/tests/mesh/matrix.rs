@@ -188,8 +188,11 @@ fn the_matrix_covers_every_role_and_the_admin_routes_are_admin_only() {
             "GET /coaches/search/nearby",
             // The web app's Find Near Me / city search geocodes an address before searching.
             "GET /geocode",
+            // A forgotten password: whoever forgot it cannot sign in.
+            "POST /auth/forgot-password",
             "POST /auth/login",
             "POST /auth/register",
+            "POST /auth/reset-password",
         ],
         "a new public route is a decision: add it here on purpose"
     );

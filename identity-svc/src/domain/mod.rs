@@ -4,8 +4,10 @@
 
 mod admin;
 mod feed;
+pub mod notice;
 mod password;
 mod profile;
+pub mod reset;
 mod search;
 mod user;
 

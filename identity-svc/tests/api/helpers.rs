@@ -63,6 +63,10 @@ pub fn config(database_url: &str, redis_url: &str) -> Config {
             password: ADMIN_PASSWORD.into(),
             full_name: "Test Admin".into(),
         }),
+        outreach: identity_svc::Outreach {
+            public_url: "http://courtside.test".into(),
+            reminder_interval: Duration::from_millis(100),
+        },
     }
 }
 
@@ -95,10 +99,23 @@ impl TestApp {
 
     /// identity-svc with `config`, serving once this returns.
     pub async fn start_with(config: Config) -> TestApp {
+        Self::launch(config, platform::clock::system()).await
+    }
+
+    /// identity-svc on a fresh database whose reminder scheduler reads "now" from `clock` (and
+    /// ticks every 100 ms).
+    pub async fn start_with_clock(clock: platform::clock::ManualClock) -> TestApp {
+        let database_url = fresh_database().await;
+        Self::launch(config(&database_url, REDIS_URL), std::sync::Arc::new(clock)).await
+    }
+
+    async fn launch(config: Config, clock: platform::clock::SharedClock) -> TestApp {
         let keys = (config.jwt_private_key.clone(), config.jwt_public_key.clone());
         let namespace = config.redis_namespace.clone();
         let database_url = config.database_url.clone();
-        let server = identity_svc::build(config).await.expect("identity-svc builds");
+        let server = identity_svc::build_with_clock(config, clock)
+            .await
+            .expect("identity-svc builds");
         let port = server.port();
         let ops_port = server.ops_port();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -233,6 +250,28 @@ impl TestApp {
                 serde_json::from_str(&json).expect("a JSON envelope")
             })
             .collect()
+    }
+
+    /// Appends `envelope` to this test's event stream, as booking-svc's or gym-svc's relay would.
+    pub async fn publish(&self, envelope: &platform::events::Envelope) {
+        let mut redis = redis_connection().await;
+        platform::events::publish(
+            &mut redis,
+            &platform::events::stream_key(&self.namespace),
+            envelope,
+        )
+        .await
+        .expect("XADD");
+    }
+
+    /// The user's whole inbox, newest first.
+    pub async fn inbox(&self, token: &str) -> Vec<pb::Notification> {
+        self.client()
+            .list_notifications(authed(pb::ListNotificationsRequest::default(), token))
+            .await
+            .expect("ListNotifications")
+            .into_inner()
+            .notifications
     }
 
     /// The value Redis holds at `{namespace}:{key}`, and its time to live in seconds.

@@ -6,6 +6,8 @@ mod auth;
 mod events;
 mod feeds;
 mod helpers;
+mod notifications;
 mod pages;
 mod profiles;
+mod reset;
 mod revocation;

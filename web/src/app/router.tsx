@@ -33,8 +33,13 @@ export const routes: RouteObject[] = [
       { path: paths.expertCoaches.path, lazy: page(() => import('./routes/expert-coaches')) },
       {
         element: <RedirectIfSignedIn />,
-        children: [{ path: paths.login.path, lazy: page(() => import('./routes/login')) }],
+        children: [
+          { path: paths.login.path, lazy: page(() => import('./routes/login')) },
+          { path: paths.forgotPassword.path, lazy: page(() => import('./routes/forgot-password')) },
+        ],
       },
+      // Reachable signed in or not: the emailed link may be opened anywhere.
+      { path: paths.resetPassword.path, lazy: page(() => import('./routes/reset-password')) },
       {
         element: <RequireSignedIn />,
         children: [

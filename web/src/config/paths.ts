@@ -2,6 +2,8 @@
 export const paths = {
   home: { path: '/', getHref: () => '/' },
   login: { path: '/login', getHref: () => '/login' },
+  forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   expertCoaches: { path: '/expert-coaches', getHref: () => '/expert-coaches' },
   coaches: { path: '/coaches', getHref: () => '/coaches' },
   coachDetail: {

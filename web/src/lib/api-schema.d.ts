@@ -4,28 +4,6 @@
  */
 
 export interface paths {
-    "/admin/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
-         *     with a `Link` to the next.
-         * @description The audit trail of admin actions on users, newest first: pages of `limit` (50 when left out)
-         *     with a `Link` to the next.
-         */
-        get: operations["list_audit"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/stats": {
         parameters: {
             query?: never;
@@ -102,6 +80,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link by email. The answer is the same whether or not the email has an
+         *     account; when it has, a link valid for 30 minutes is emailed to it.
+         * @description Ask for a password reset link by email. The answer is the same whether or not the email has an
+         *     account; when it has, a link valid for 30 minutes is emailed to it.
+         */
+        post: operations["forgot_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -136,26 +136,6 @@ export interface paths {
          * @description End this session: the token stops working everywhere at once.
          */
         post: operations["logout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/logout-all": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End every session of the caller but this one: every other device is signed out at once.
-         * @description End every session of the caller but this one: every other device is signed out at once.
-         */
-        post: operations["logout_all"];
         delete?: never;
         options?: never;
         head?: never;
@@ -202,27 +182,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's signed-in devices, newest first, the current one marked.
-         * @description The caller's signed-in devices, newest first, the current one marked.
-         */
-        get: operations["list_sessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sessions/{session_id}": {
+    "/auth/reset-password": {
         parameters: {
             query?: never;
             header?: never;
@@ -231,14 +191,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
         /**
-         * End one of the caller's sessions: its token stops working at once (the current one too: that
-         *     is a logout).
-         * @description End one of the caller's sessions: its token stops working at once (the current one too: that
-         *     is a logout).
+         * Choose a new password with the token of an emailed reset link. The link works once and every
+         *     earlier link of the account stops working; every session of the account ends.
+         * @description Choose a new password with the token of an emailed reset link. The link works once and every
+         *     earlier link of the account stops working; every session of the account ends.
          */
-        delete: operations["end_session"];
+        post: operations["reset_password"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1073,44 +1033,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's notifications, newest first: 50 a page unless `limit` says otherwise (at
+         *     most 100), the next page in the `Link` header.
+         * @description The signed-in person's notifications, newest first: 50 a page unless `limit` says otherwise (at
+         *     most 100), the next page in the `Link` header.
+         */
+        get: operations["list_notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every notification of the signed-in person read.
+         * @description Mark every notification of the signed-in person read.
+         */
+        post: operations["mark_all_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's new notifications, live, as Server-Sent Events: each one an event named
+         *     `notification` whose data is the notification (as `GET /notifications` lists it), a comment
+         *     `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
+         *     stops being in force (sign-out, a changed password or role). Read the inbox again whenever
+         *     the stream (re)opens: what was announced while it was closed is only there.
+         * @description The signed-in person's new notifications, live, as Server-Sent Events: each one an event named
+         *     `notification` whose data is the notification (as `GET /notifications` lists it), a comment
+         *     `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
+         *     stops being in force (sign-out, a changed password or role). Read the inbox again whenever
+         *     the stream (re)opens: what was announced while it was closed is only there.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the signed-in person's notifications are unread.
+         * @description How many of the signed-in person's notifications are unread.
+         */
+        get: operations["unread_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/{notification_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark one of the signed-in person's notifications read.
+         * @description Mark one of the signed-in person's notifications read.
+         */
+        post: operations["mark_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A field an admin action changed. */
-        AuditChange: {
-            field: string;
-            /** @description Null when it has none (a deleted user) or when it is never shown (a password). */
-            new: string | null;
-            /** @description Null when it had none (a new user) or when it is never shown (a password). */
-            old: string | null;
-        };
-        /** @description One admin action. */
-        AuditEntry: {
-            /** @description `user_created`, `user_updated` or `user_deleted`. */
-            action: string;
-            /** Format: uuid */
-            admin_id: string;
-            /** @description The admin's name now ("Deleted user" once deleted). */
-            admin_name: string;
-            /**
-             * Format: date-time
-             * @description When: RFC 3339, UTC.
-             */
-            at: string;
-            /** Format: uuid */
-            audit_id: string;
-            /** @description The fields it changed, with old and new values; a password change has neither value. */
-            changes: components["schemas"]["AuditChange"][];
-            /** @description The `X-Request-Id` of the request that made the change. */
-            request_id: string;
-            /** Format: uuid */
-            target_id: string;
-            /** @description What the target was called then (a user's email). */
-            target_label: string;
-            /** @description What was acted on: `user`. */
-            target_type: string;
-        };
         AuthResponse: {
             token: string;
             user: components["schemas"]["User"];
@@ -1526,34 +1562,18 @@ export interface components {
          * @enum {string}
          */
         DayOfWeek: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
-        /** @description A signed-in device: one sign-in's session. */
-        DeviceSession: {
-            /**
-             * Format: date-time
-             * @description When it signed in: RFC 3339, UTC.
-             */
-            created_at: string;
-            /** @description The session this request was made with. */
-            current: boolean;
-            /**
-             * Format: date-time
-             * @description When it was last seen (renewed at most once a minute, as the app opens): RFC 3339, UTC.
-             */
-            last_seen_at: string;
-            /** Format: uuid */
-            session_id: string;
-            /** @description The browser or app, as its User-Agent named it when it signed in ("" when it named none). */
-            user_agent: string;
-        };
-        /** @description How many sessions `POST /auth/logout-all` ended. */
-        Ended: {
-            /** Format: int32 */
-            ended: number;
-        };
         /** @description Every error body. */
         ErrorBody: {
             /** @description A sentence a person can act on. */
             detail: string;
+        };
+        /**
+         * @example {
+         *       "email": "ann@example.com"
+         *     }
+         */
+        ForgotPasswordBody: {
+            email: string;
         };
         /** @description A typed place resolved to coordinates. */
         GeocodeResult: {
@@ -1702,6 +1722,46 @@ export interface components {
             password: string;
         };
         /**
+         * @description One notification of the signed-in person's inbox.
+         * @example {
+         *       "body": "Ann Lee asked to book 2030-06-03 from 10:00 to 11:00 at Court A (America/Chicago).",
+         *       "created_at": "2030-05-28T14:03:11.120Z",
+         *       "kind": "booking_requested",
+         *       "link": "/coach/dashboard",
+         *       "notification_id": "0f6a1c7e-2b1d-4c55-8f0e-5d8b7a9c1e23",
+         *       "read_at": null,
+         *       "title": "New booking request"
+         *     }
+         */
+        Notification: {
+            body: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            created_at: string;
+            kind: components["schemas"]["NotificationKind"];
+            /** @description The app path that shows the thing (`/coach/dashboard`). */
+            link: string;
+            /** Format: uuid */
+            notification_id: string;
+            /**
+             * Format: date-time
+             * @description When it was first marked read; null while unread.
+             */
+            read_at: string | null;
+            title: string;
+        };
+        /**
+         * @description What a notification is about.
+         * @enum {string}
+         */
+        NotificationKind: "booking_requested" | "booking_confirmed" | "booking_denied" | "booking_cancelled" | "booking_expired" | "booking_rescheduled" | "booking_reminder" | "reservation_requested" | "reservation_approved" | "reservation_denied" | "reservation_cancelled" | "reservation_expired" | "reservation_reminder" | "welcome" | "password_changed" | "role_changed";
+        /** @description What a password reset answers: the account's email, to sign in with the new password. */
+        PasswordReset: {
+            email: string;
+        };
+        /**
          * @description Payment is not taken yet: every booking is pending payment.
          * @enum {string}
          */
@@ -1750,6 +1810,18 @@ export interface components {
          * @enum {string}
          */
         ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
+        /**
+         * @example {
+         *       "password": "new-secret1",
+         *       "token": "Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj"
+         *     }
+         */
+        ResetPasswordBody: {
+            /** @description The new password: at least 6 characters. */
+            password: string;
+            /** @description The `token` of the emailed link. */
+            token: string;
+        };
         /**
          * @description What an account is for.
          * @enum {string}
@@ -1825,6 +1897,11 @@ export interface components {
          * @enum {string}
          */
         TimeZoneName: "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmara" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Timbuktu" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/Buenos_Aires" | "America/Argentina/Catamarca" | "America/Argentina/ComodRivadavia" | "America/Argentina/Cordoba" | "America/Argentina/Jujuy" | "America/Argentina/La_Rioja" | "America/Argentina/Mendoza" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Atikokan" | "America/Atka" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Ensenada" | "America/Fort_Nelson" | "America/Fort_Wayne" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Indianapolis" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Louisville" | "America/Kentucky/Monticello" | "America/Knox_IN" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montreal" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nipigon" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Nuuk" | "America/Ojinaga" | "America/Panama" | "America/Pangnirtung" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Acre" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rainy_River" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Rosario" | "America/Santa_Isabel" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Shiprock" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Thunder_Bay" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Virgin" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "America/Yellowknife" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/South_Pole" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Ashkhabad" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Choibalsan" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Colombo" | "Asia/Dacca" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Harbin" | "Asia/Hebron" | "Asia/Ho_Chi_Minh" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Istanbul" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Kashgar" | "Asia/Kathmandu" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Kolkata" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macao" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Tel_Aviv" | "Asia/Thimbu" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ujung_Pandang" | "Asia/Ulaanbaatar" | "Asia/Ulan_Bator" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yangon" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Faroe" | "Atlantic/Jan_Mayen" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/ACT" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Canberra" | "Australia/Currie" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/LHI" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/NSW" | "Australia/North" | "Australia/Perth" | "Australia/Queensland" | "Australia/South" | "Australia/Sydney" | "Australia/Tasmania" | "Australia/Victoria" | "Australia/West" | "Australia/Yancowinna" | "Brazil/Acre" | "Brazil/DeNoronha" | "Brazil/East" | "Brazil/West" | "CET" | "CST6CDT" | "Canada/Atlantic" | "Canada/Central" | "Canada/Eastern" | "Canada/Mountain" | "Canada/Newfoundland" | "Canada/Pacific" | "Canada/Saskatchewan" | "Canada/Yukon" | "Chile/Continental" | "Chile/EasterIsland" | "Cuba" | "EET" | "EST" | "EST5EDT" | "Egypt" | "Eire" | "Etc/GMT" | "Etc/GMT+0" | "Etc/GMT+1" | "Etc/GMT+10" | "Etc/GMT+11" | "Etc/GMT+12" | "Etc/GMT+2" | "Etc/GMT+3" | "Etc/GMT+4" | "Etc/GMT+5" | "Etc/GMT+6" | "Etc/GMT+7" | "Etc/GMT+8" | "Etc/GMT+9" | "Etc/GMT-0" | "Etc/GMT-1" | "Etc/GMT-10" | "Etc/GMT-11" | "Etc/GMT-12" | "Etc/GMT-13" | "Etc/GMT-14" | "Etc/GMT-2" | "Etc/GMT-3" | "Etc/GMT-4" | "Etc/GMT-5" | "Etc/GMT-6" | "Etc/GMT-7" | "Etc/GMT-8" | "Etc/GMT-9" | "Etc/GMT0" | "Etc/Greenwich" | "Etc/UCT" | "Etc/UTC" | "Etc/Universal" | "Etc/Zulu" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belfast" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Kyiv" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Nicosia" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Tiraspol" | "Europe/Ulyanovsk" | "Europe/Uzhgorod" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zaporozhye" | "Europe/Zurich" | "GB" | "GB-Eire" | "GMT" | "GMT+0" | "GMT-0" | "GMT0" | "Greenwich" | "HST" | "Hongkong" | "Iceland" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Iran" | "Israel" | "Jamaica" | "Japan" | "Kwajalein" | "Libya" | "MET" | "MST" | "MST7MDT" | "Mexico/BajaNorte" | "Mexico/BajaSur" | "Mexico/General" | "NZ" | "NZ-CHAT" | "Navajo" | "PRC" | "PST8PDT" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Chuuk" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Johnston" | "Pacific/Kanton" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Pohnpei" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Samoa" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "Pacific/Yap" | "Poland" | "Portugal" | "ROC" | "ROK" | "Singapore" | "Turkey" | "UCT" | "US/Alaska" | "US/Aleutian" | "US/Arizona" | "US/Central" | "US/East-Indiana" | "US/Eastern" | "US/Hawaii" | "US/Indiana-Starke" | "US/Michigan" | "US/Mountain" | "US/Pacific" | "US/Samoa" | "UTC" | "Universal" | "W-SU" | "WET" | "Zulu";
+        /** @description How many notifications are unread. */
+        UnreadCount: {
+            /** Format: int64 */
+            count: number;
+        };
         /** @description Only the fields present change. */
         UpdateUserBody: {
             email?: string | null;
@@ -1895,71 +1972,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    list_audit: {
-        parameters: {
-            query?: {
-                /** @description Rows per page, 1 to 100 (50 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
-                limit?: number;
-                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the audit trail */
-            200: {
-                headers: {
-                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
-                    Link?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditEntry"][];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in with a role that cannot do this, or not the owner */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     admin_stats: {
         parameters: {
             query?: never;
@@ -2086,10 +2098,7 @@ export interface operations {
     create_user: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2102,8 +2111,6 @@ export interface operations {
             /** @description User created */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2157,15 +2164,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2259,10 +2257,7 @@ export interface operations {
     update_user: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2278,8 +2273,6 @@ export interface operations {
             /** @description The updated user */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2349,15 +2342,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2374,10 +2358,7 @@ export interface operations {
     delete_user: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The user's id */
                 user_id: string;
@@ -2389,8 +2370,6 @@ export interface operations {
             /** @description User deleted */
             204: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2431,24 +2410,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -2462,53 +2423,28 @@ export interface operations {
             };
         };
     };
-    login: {
+    forgot_password: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoginBody"];
+                "application/json": components["schemas"]["ForgotPasswordBody"];
             };
         };
         responses: {
-            /** @description Signed in */
-            200: {
+            /** @description If the email has an account, a reset link is on its way */
+            202: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["AuthResponse"];
-                };
+                content?: never;
             };
             /** @description The request is invalid; the detail names the field */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Incorrect email or password */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2534,8 +2470,81 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
+            /** @description Too many attempts from this address or for this email */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginBody"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Incorrect email or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2570,10 +2579,7 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2582,113 +2588,12 @@ export interface operations {
             /** @description Signed out */
             204: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Not signed in, or the session ended */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    logout_all: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The other sessions ended */
-            200: {
-                headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ended"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2752,10 +2657,7 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2768,8 +2670,6 @@ export interface operations {
             /** @description Account created */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2812,15 +2712,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Too many attempts from this address or for this email */
             429: {
                 headers: {
@@ -2845,71 +2736,29 @@ export interface operations {
             };
         };
     };
-    list_sessions: {
+    reset_password: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordBody"];
+            };
+        };
         responses: {
-            /** @description The caller's sessions still in force */
+            /** @description Password changed: sign in with it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeviceSession"][];
+                    "application/json": components["schemas"]["PasswordReset"];
                 };
             };
-            /** @description Not signed in, or the session ended */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Courtside is busy or briefly unavailable; try again shortly */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    end_session: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The session */
-                session_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended */
-            204: {
-                headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid; the detail names the field */
+            /** @description The link was used, has expired or is unknown, or the password is too short */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2918,8 +2767,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session ended */
-            401: {
+            /** @description The body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2927,8 +2776,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such record */
-            404: {
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2936,18 +2785,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
+            /** @description Too many attempts from this address */
+            429: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2970,10 +2812,7 @@ export interface operations {
     create_slot: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2986,8 +2825,6 @@ export interface operations {
             /** @description Slot added */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,10 +2971,7 @@ export interface operations {
     delete_slot: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The slot */
                 slot_id: string;
@@ -3149,8 +2983,6 @@ export interface operations {
             /** @description Slot deleted */
             204: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3184,24 +3016,6 @@ export interface operations {
             };
             /** @description No such record */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3290,10 +3104,7 @@ export interface operations {
     create_booking: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3306,8 +3117,6 @@ export interface operations {
             /** @description Booked, pending the coach's approval */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3377,15 +3186,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -3402,10 +3202,7 @@ export interface operations {
     cancel_booking: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -3421,8 +3218,6 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,15 +3280,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3638,10 +3424,7 @@ export interface operations {
     reset_feed: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3650,21 +3433,10 @@ export interface operations {
             /** @description The feed's new address */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarFeed"];
-                };
-            };
-            /** @description The request is invalid; the detail names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session ended */
@@ -3678,24 +3450,6 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3796,10 +3550,7 @@ export interface operations {
     update_client_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3812,8 +3563,6 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,15 +3605,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -3876,15 +3616,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3908,10 +3639,7 @@ export interface operations {
     create_client_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3924,8 +3652,6 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3979,15 +3705,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4072,10 +3789,7 @@ export interface operations {
     upload_profile_picture: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4088,8 +3802,6 @@ export interface operations {
             /** @description Picture stored */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,15 +3835,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Image size must be less than 5MB */
             413: {
                 headers: {
@@ -4143,15 +3846,6 @@ export interface operations {
             };
             /** @description Please select an image file */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4175,10 +3869,7 @@ export interface operations {
     approve_booking: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4190,8 +3881,6 @@ export interface operations {
             /** @description Confirmed */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,15 +3932,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4268,10 +3948,7 @@ export interface operations {
     coach_cancel_booking: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4287,8 +3964,6 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,15 +4033,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4383,10 +4049,7 @@ export interface operations {
     deny_booking: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4398,8 +4061,6 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,15 +4112,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4476,10 +4128,7 @@ export interface operations {
     mark_no_show: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The booking */
                 booking_id: string;
@@ -4491,8 +4140,6 @@ export interface operations {
             /** @description Marked no-show */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,15 +4184,6 @@ export interface operations {
             };
             /** @description The session has not ended, is not completed, or ended more than 7 days ago */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4634,10 +4272,7 @@ export interface operations {
     request_reservation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4650,8 +4285,6 @@ export interface operations {
             /** @description Requested, pending the gym's approval */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4721,15 +4354,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -4746,10 +4370,7 @@ export interface operations {
     cancel_reservation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -4761,8 +4382,6 @@ export interface operations {
             /** @description Cancelled */
             204: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4805,15 +4424,6 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4886,10 +4496,7 @@ export interface operations {
     update_policy: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4902,8 +4509,6 @@ export interface operations {
             /** @description The policy as saved */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,15 +4542,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -4957,15 +4553,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5050,10 +4637,7 @@ export interface operations {
     coaching_update_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5066,8 +4650,6 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,15 +4692,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -5130,15 +4703,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5162,10 +4726,7 @@ export interface operations {
     coaching_create_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5178,8 +4739,6 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5233,15 +4792,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5591,10 +5141,7 @@ export interface operations {
     create_availability: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5607,8 +5154,6 @@ export interface operations {
             /** @description Availability added */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,10 +5288,7 @@ export interface operations {
     gym_create_location: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5759,8 +5301,6 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5787,15 +5327,6 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5968,10 +5499,7 @@ export interface operations {
     create_court: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description One of the gym's locations */
                 location_id: string;
@@ -5987,8 +5515,6 @@ export interface operations {
             /** @description Court added */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,15 +5557,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -6051,15 +5568,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6148,10 +5656,7 @@ export interface operations {
     gym_update_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6164,8 +5669,6 @@ export interface operations {
             /** @description Profile updated */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6208,15 +5711,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -6228,15 +5722,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6260,10 +5745,7 @@ export interface operations {
     gym_create_profile: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6276,8 +5758,6 @@ export interface operations {
             /** @description Profile created */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,15 +5811,6 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6424,10 +5895,7 @@ export interface operations {
     approve_reservation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6439,8 +5907,6 @@ export interface operations {
             /** @description Approved */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6492,15 +5958,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -6517,10 +5974,7 @@ export interface operations {
     gym_cancel_reservation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6536,8 +5990,6 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,15 +6059,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Courtside is busy or briefly unavailable; try again shortly */
             503: {
                 headers: {
@@ -6632,10 +6075,7 @@ export interface operations {
     deny_reservation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The reservation */
                 reservation_id: string;
@@ -6647,8 +6087,6 @@ export interface operations {
             /** @description Denied */
             200: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6693,15 +6131,6 @@ export interface operations {
             };
             /** @description The request was already decided or cancelled */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The Idempotency-Key was already used for another request */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6774,10 +6203,7 @@ export interface operations {
     coaching_create_location: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6790,8 +6216,6 @@ export interface operations {
             /** @description Location added */
             201: {
                 headers: {
-                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,15 +6242,6 @@ export interface operations {
             };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6914,6 +6329,239 @@ export interface operations {
                 };
             };
             /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_notifications: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (50 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the inbox, newest first */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_all_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every notification marked read */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of new notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unread_count: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number of unread notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCount"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The notification */
+                notification_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marked read (it stays read) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description You have no notification with this id */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
 import { SignedInDevicesDialog } from '@/features/auth/components/signed-in-devices';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { useLogout, useUser } from '@/lib/auth';
 
 interface DashboardLayoutProps {
@@ -33,7 +34,8 @@ export function DashboardLayout({ title, subtitle, navActions, children }: Dashb
   );
 }
 
-/** The signed-in top bar, shared by the dashboards and the signed-in coach pages. */
+/** The signed-in top bar, shared by the dashboards and the signed-in coach pages: the
+ * notification bell, the user's name, Signed-in devices, Logout. */
 export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
   const user = useUser();
   const logout = useLogout();
@@ -42,23 +44,27 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
     <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
         <Logo />
-        <HeaderNav label="Account">
-          {navActions}
-          <span className="inline-flex min-w-0 items-center gap-2 px-3 text-sm font-medium text-navy-800 sm:max-w-xs sm:px-0">
-            <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-            <span className="truncate" data-testid="current-user-name">
-              {user.full_name}
+        <div className="flex min-w-0 items-center gap-1 sm:gap-3">
+          {/* Outside the phone's menu sheet: the count stays in sight at every width. */}
+          <NotificationBell />
+          <HeaderNav label="Account">
+            {navActions}
+            <span className="inline-flex min-w-0 items-center gap-2 px-3 text-sm font-medium text-navy-800 sm:max-w-xs sm:px-0">
+              <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+              <span className="truncate" data-testid="current-user-name">
+                {user.full_name}
+              </span>
             </span>
-          </span>
-          <Button variant="ghost" size="sm" onClick={() => setDevices(true)}>
-            <MonitorSmartphone aria-hidden="true" />
-            Signed-in devices
-          </Button>
-          <Button variant="outline" size="sm" onClick={() => void logout()}>
-            <LogOut aria-hidden="true" />
-            Logout
-          </Button>
-        </HeaderNav>
+            <Button variant="ghost" size="sm" onClick={() => setDevices(true)}>
+              <MonitorSmartphone aria-hidden="true" />
+              Signed-in devices
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => void logout()}>
+              <LogOut aria-hidden="true" />
+              Logout
+            </Button>
+          </HeaderNav>
+        </div>
       </div>
       <SignedInDevicesDialog open={devices} onOpenChange={setDevices} />
     </header>

@@ -1,10 +1,11 @@
 import { Loader2 } from 'lucide-react';
 import * as React from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
 import { dashboardPathFor, useAuth } from '@/lib/auth';
 
@@ -47,7 +48,12 @@ export function LoginForm() {
         />
       </div>
       <div className="space-y-2">
-        <Label htmlFor="login-password">Password</Label>
+        <div className="flex items-center justify-between">
+          <Label htmlFor="login-password">Password</Label>
+          <Link to={paths.forgotPassword.getHref()} className="text-sm text-navy-700 underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
         <Input
           id="login-password"
           name="password"

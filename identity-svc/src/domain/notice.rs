@@ -1,0 +1,542 @@
+//! What each fact tells whom: the notifications an event of the booking or gym context, or an
+//! account fact of identity's own, puts in people's inboxes, and the reminder it schedules or
+//! calls off. Pure: the names of the people mentioned are handed in.
+
+use chrono::{DateTime, Duration, Utc};
+use platform::events::{BookingFact, Event, Party, ReservationFact};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// How long before a session its reminder goes out.
+pub const REMIND_BEFORE: Duration = Duration::hours(24);
+
+/// The app's paths a notification links to: each role's dashboard, where the thing is shown.
+pub const CLIENT_DASHBOARD: &str = "/client/dashboard";
+pub const COACH_DASHBOARD: &str = "/coach/dashboard";
+pub const GYM_DASHBOARD: &str = "/gym/dashboard";
+
+/// The kinds of notification, as the API names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    BookingRequested,
+    BookingConfirmed,
+    BookingDenied,
+    BookingCancelled,
+    BookingExpired,
+    BookingRescheduled,
+    BookingReminder,
+    ReservationRequested,
+    ReservationApproved,
+    ReservationDenied,
+    ReservationCancelled,
+    ReservationExpired,
+    ReservationReminder,
+    Welcome,
+    PasswordChanged,
+    RoleChanged,
+}
+
+/// Which email preference governs a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    Bookings,
+    Reminders,
+    Account,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Bookings => "bookings",
+            Category::Reminders => "reminders",
+            Category::Account => "account",
+        }
+    }
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::BookingRequested => "booking_requested",
+            Kind::BookingConfirmed => "booking_confirmed",
+            Kind::BookingDenied => "booking_denied",
+            Kind::BookingCancelled => "booking_cancelled",
+            Kind::BookingExpired => "booking_expired",
+            Kind::BookingRescheduled => "booking_rescheduled",
+            Kind::BookingReminder => "booking_reminder",
+            Kind::ReservationRequested => "reservation_requested",
+            Kind::ReservationApproved => "reservation_approved",
+            Kind::ReservationDenied => "reservation_denied",
+            Kind::ReservationCancelled => "reservation_cancelled",
+            Kind::ReservationExpired => "reservation_expired",
+            Kind::ReservationReminder => "reservation_reminder",
+            Kind::Welcome => "welcome",
+            Kind::PasswordChanged => "password_changed",
+            Kind::RoleChanged => "role_changed",
+        }
+    }
+
+    pub fn category(self) -> Category {
+        match self {
+            Kind::BookingReminder | Kind::ReservationReminder => Category::Reminders,
+            Kind::Welcome | Kind::PasswordChanged | Kind::RoleChanged => Category::Account,
+            _ => Category::Bookings,
+        }
+    }
+}
+
+/// One notification to write for one person.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Notice {
+    pub user_id: Uuid,
+    pub kind: Kind,
+    pub title: String,
+    pub body: String,
+    pub link: String,
+    /// An iCalendar event its email carries (a confirmed session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ics: Option<String>,
+}
+
+/// What an event does to the reminder of the session it concerns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reminder {
+    Keep,
+    /// Send `notices` at `due_at` (unless the session is called off first).
+    Schedule {
+        subject_id: Uuid,
+        due_at: DateTime<Utc>,
+        notices: Vec<Notice>,
+    },
+    /// The session will not take place: its reminder, sent or not, is never sent.
+    CallOff(Uuid),
+}
+
+/// An event's notifications now and its effect on a reminder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub now: Vec<Notice>,
+    pub reminder: Reminder,
+}
+
+/// The people whose names the texts of `event` mention.
+pub fn named_in(event: &Event) -> Vec<Uuid> {
+    match event {
+        Event::BookingRequested { booking }
+        | Event::BookingConfirmed { booking }
+        | Event::BookingDenied { booking }
+        | Event::BookingCancelled { booking, .. }
+        | Event::BookingExpired { booking }
+        | Event::BookingCompleted { booking }
+        | Event::BookingNoShow { booking } => vec![booking.coach_id, booking.client_id],
+        Event::ReservationRequested { reservation }
+        | Event::ReservationApproved { reservation }
+        | Event::ReservationDenied { reservation, .. }
+        | Event::ReservationCancelled { reservation, .. }
+        | Event::ReservationExpired { reservation } => vec![reservation.coach_id],
+        Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => vec![],
+    }
+}
+
+fn when(b: &BookingFact) -> String {
+    let place = if b.location_name.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", b.location_name)
+    };
+    format!(
+        "{} from {} to {}{place} ({})",
+        b.booking_date, b.start_time, b.end_time, b.time_zone
+    )
+}
+
+fn court(r: &ReservationFact) -> String {
+    format!(
+        "{} at {}, {}, on {} from {} to {} ({})",
+        r.court_name, r.gym_name, r.location_name, r.date, r.start_time, r.end_time, r.time_zone
+    )
+}
+
+fn notice(user_id: Uuid, kind: Kind, title: &str, body: String, link: &str) -> Notice {
+    Notice {
+        user_id,
+        kind,
+        title: title.to_owned(),
+        body,
+        link: link.to_owned(),
+        ics: None,
+    }
+}
+
+fn because(reason: Option<&String>) -> String {
+    match reason.map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        Some(reason) => format!(" Reason: {reason}"),
+        None => String::new(),
+    }
+}
+
+fn starts(raw: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(raw).ok().map(|t| t.to_utc())
+}
+
+/// The reminder of a session starting at `starts_at`, when the fact that made it certain
+/// (`occurred_at`) came more than [`REMIND_BEFORE`] ahead; a session confirmed later needs none.
+fn schedule(subject_id: Uuid, starts_at: &str, occurred_at: DateTime<Utc>, notices: Vec<Notice>) -> Reminder {
+    match starts(starts_at).map(|s| s - REMIND_BEFORE) {
+        Some(due_at) if due_at > occurred_at => Reminder::Schedule {
+            subject_id,
+            due_at,
+            notices,
+        },
+        _ => Reminder::Keep,
+    }
+}
+
+/// What `event` (which happened at `occurred_at`) tells whom; `name` gives a person's full name.
+pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> String) -> Plan {
+    let keep = |now| Plan {
+        now,
+        reminder: Reminder::Keep,
+    };
+    match event {
+        Event::BookingRequested { booking: b } => keep(vec![notice(
+            b.coach_id,
+            Kind::BookingRequested,
+            "New booking request",
+            format!("{} asked to book {}.", name(b.client_id), when(b)),
+            COACH_DASHBOARD,
+        )]),
+        Event::BookingConfirmed { booking: b } => {
+            let reminders = vec![
+                notice(
+                    b.client_id,
+                    Kind::BookingReminder,
+                    "Session tomorrow",
+                    format!("Your session with {} is on {}.", name(b.coach_id), when(b)),
+                    CLIENT_DASHBOARD,
+                ),
+                notice(
+                    b.coach_id,
+                    Kind::BookingReminder,
+                    "Session tomorrow",
+                    format!("Your session with {} is on {}.", name(b.client_id), when(b)),
+                    COACH_DASHBOARD,
+                ),
+            ];
+            Plan {
+                now: vec![notice(
+                    b.client_id,
+                    Kind::BookingConfirmed,
+                    "Booking confirmed",
+                    format!("{} confirmed your session on {}.", name(b.coach_id), when(b)),
+                    CLIENT_DASHBOARD,
+                )],
+                reminder: schedule(b.booking_id, &b.starts_at, occurred_at, reminders),
+            }
+        }
+        Event::BookingDenied { booking: b } => Plan {
+            now: vec![notice(
+                b.client_id,
+                Kind::BookingDenied,
+                "Booking declined",
+                format!("{} declined your request for {}.", name(b.coach_id), when(b)),
+                CLIENT_DASHBOARD,
+            )],
+            reminder: Reminder::CallOff(b.booking_id),
+        },
+        Event::BookingCancelled {
+            booking: b,
+            by,
+            reason,
+            late,
+        } => {
+            let late = if *late {
+                " This is a late cancellation (inside the cancellation window)."
+            } else {
+                ""
+            };
+            let to_coach = || {
+                notice(
+                    b.coach_id,
+                    Kind::BookingCancelled,
+                    "Booking cancelled",
+                    format!(
+                        "{} cancelled the session on {}.{late}{}",
+                        name(b.client_id),
+                        when(b),
+                        because(reason.as_ref())
+                    ),
+                    COACH_DASHBOARD,
+                )
+            };
+            let to_client = || {
+                notice(
+                    b.client_id,
+                    Kind::BookingCancelled,
+                    "Booking cancelled",
+                    format!(
+                        "{} cancelled your session on {}.{}",
+                        name(b.coach_id),
+                        when(b),
+                        because(reason.as_ref())
+                    ),
+                    CLIENT_DASHBOARD,
+                )
+            };
+            Plan {
+                now: match by {
+                    Party::Client => vec![to_coach()],
+                    Party::Coach => vec![to_client()],
+                    Party::Gym => vec![to_client(), to_coach()],
+                },
+                reminder: Reminder::CallOff(b.booking_id),
+            }
+        }
+        Event::BookingExpired { booking: b } => Plan {
+            now: vec![
+                notice(
+                    b.client_id,
+                    Kind::BookingExpired,
+                    "Booking request expired",
+                    format!(
+                        "{} did not answer your request for {} in time.",
+                        name(b.coach_id),
+                        when(b)
+                    ),
+                    CLIENT_DASHBOARD,
+                ),
+                notice(
+                    b.coach_id,
+                    Kind::BookingExpired,
+                    "Booking request expired",
+                    format!(
+                        "The request of {} for {} expired unanswered.",
+                        name(b.client_id),
+                        when(b)
+                    ),
+                    COACH_DASHBOARD,
+                ),
+            ],
+            reminder: Reminder::CallOff(b.booking_id),
+        },
+        Event::BookingCompleted { booking: b } | Event::BookingNoShow { booking: b } => Plan {
+            now: vec![],
+            reminder: Reminder::CallOff(b.booking_id),
+        },
+        Event::ReservationRequested { reservation: r } => keep(vec![notice(
+            r.gym_id,
+            Kind::ReservationRequested,
+            "New court request",
+            format!("{} asked to reserve {}.", name(r.coach_id), court(r)),
+            GYM_DASHBOARD,
+        )]),
+        Event::ReservationApproved { reservation: r } => Plan {
+            now: vec![notice(
+                r.coach_id,
+                Kind::ReservationApproved,
+                "Court request approved",
+                format!("{} approved your reservation of {}.", r.gym_name, court(r)),
+                COACH_DASHBOARD,
+            )],
+            reminder: schedule(
+                r.reservation_id,
+                &r.starts_at,
+                occurred_at,
+                vec![notice(
+                    r.coach_id,
+                    Kind::ReservationReminder,
+                    "Court time tomorrow",
+                    format!("You have {} reserved.", court(r)),
+                    COACH_DASHBOARD,
+                )],
+            ),
+        },
+        Event::ReservationDenied {
+            reservation: r,
+            reason,
+        } => Plan {
+            now: vec![notice(
+                r.coach_id,
+                Kind::ReservationDenied,
+                "Court request declined",
+                format!(
+                    "{} declined your request for {}.{}",
+                    r.gym_name,
+                    court(r),
+                    because(reason.as_ref())
+                ),
+                COACH_DASHBOARD,
+            )],
+            reminder: Reminder::CallOff(r.reservation_id),
+        },
+        Event::ReservationCancelled {
+            reservation: r,
+            by,
+            reason,
+        } => Plan {
+            now: vec![match by {
+                Party::Coach => notice(
+                    r.gym_id,
+                    Kind::ReservationCancelled,
+                    "Court reservation cancelled",
+                    format!(
+                        "{} cancelled their reservation of {}.{}",
+                        name(r.coach_id),
+                        court(r),
+                        because(reason.as_ref())
+                    ),
+                    GYM_DASHBOARD,
+                ),
+                Party::Gym | Party::Client => notice(
+                    r.coach_id,
+                    Kind::ReservationCancelled,
+                    "Court reservation cancelled",
+                    format!(
+                        "{} cancelled your reservation of {}.{}",
+                        r.gym_name,
+                        court(r),
+                        because(reason.as_ref())
+                    ),
+                    COACH_DASHBOARD,
+                ),
+            }],
+            reminder: Reminder::CallOff(r.reservation_id),
+        },
+        Event::ReservationExpired { reservation: r } => Plan {
+            now: vec![notice(
+                r.coach_id,
+                Kind::ReservationExpired,
+                "Court request expired",
+                format!(
+                    "{} did not answer your request for {} in time.",
+                    r.gym_name,
+                    court(r)
+                ),
+                COACH_DASHBOARD,
+            )],
+            reminder: Reminder::CallOff(r.reservation_id),
+        },
+        Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => keep(vec![]),
+    }
+}
+
+/// The dashboard of a role (by its name), for account notices.
+pub fn dashboard_of(role: &str) -> String {
+    format!("/{role}/dashboard")
+}
+
+/// The welcome a new account finds in its inbox.
+pub fn welcome(user_id: Uuid, full_name: &str, role: &str) -> Notice {
+    notice(
+        user_id,
+        Kind::Welcome,
+        "Welcome to Courtside",
+        format!("Hi {full_name}, your {role} account is ready."),
+        &dashboard_of(role),
+    )
+}
+
+/// The notice that an account's password was changed.
+pub fn password_changed(user_id: Uuid, role: &str) -> Notice {
+    notice(
+        user_id,
+        Kind::PasswordChanged,
+        "Password changed",
+        "Your password was changed and every earlier session signed out. If this was not you, reset your password now."
+            .to_owned(),
+        &dashboard_of(role),
+    )
+}
+
+/// The notice that an admin changed an account's role.
+pub fn role_changed(user_id: Uuid, new_role: &str) -> Notice {
+    notice(
+        user_id,
+        Kind::RoleChanged,
+        "Your role changed",
+        format!("An administrator made your account a {new_role} account. Please sign in again."),
+        &dashboard_of(new_role),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn booking(starts_at: &str) -> BookingFact {
+        BookingFact {
+            booking_id: Uuid::new_v4(),
+            coach_id: Uuid::new_v4(),
+            client_id: Uuid::new_v4(),
+            booking_date: "2030-06-03".into(),
+            start_time: "10:00".into(),
+            end_time: "11:00".into(),
+            time_zone: "UTC".into(),
+            starts_at: starts_at.into(),
+            ends_at: "2030-06-03T11:00:00Z".into(),
+            location_name: "Court A".into(),
+        }
+    }
+
+    fn at(raw: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(raw).unwrap().to_utc()
+    }
+
+    #[test]
+    fn a_confirmation_days_ahead_schedules_both_reminders_a_day_before() {
+        let b = booking("2030-06-03T10:00:00Z");
+        let plan = plan(
+            &Event::BookingConfirmed { booking: b.clone() },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(plan.now.len(), 1);
+        assert_eq!(plan.now[0].user_id, b.client_id);
+        let Reminder::Schedule { due_at, notices, .. } = plan.reminder else {
+            panic!("no reminder scheduled")
+        };
+        assert_eq!(due_at, at("2030-06-02T10:00:00Z"));
+        let to: Vec<_> = notices.iter().map(|n| n.user_id).collect();
+        assert_eq!(to, vec![b.client_id, b.coach_id]);
+    }
+
+    #[test]
+    fn a_confirmation_inside_the_last_day_schedules_no_reminder() {
+        let plan = plan(
+            &Event::BookingConfirmed {
+                booking: booking("2030-06-03T10:00:00Z"),
+            },
+            at("2030-06-02T12:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(plan.reminder, Reminder::Keep);
+    }
+
+    #[test]
+    fn a_late_cancellation_by_the_client_tells_the_coach_why_and_that_it_was_late() {
+        let b = booking("2030-06-03T10:00:00Z");
+        let plan = plan(
+            &Event::BookingCancelled {
+                booking: b.clone(),
+                by: Party::Client,
+                reason: Some("sick".into()),
+                late: true,
+            },
+            at("2030-06-03T09:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(plan.now.len(), 1);
+        assert_eq!(plan.now[0].user_id, b.coach_id);
+        assert!(plan.now[0].body.contains("late cancellation"));
+        assert!(plan.now[0].body.contains("Reason: sick"));
+        assert_eq!(plan.reminder, Reminder::CallOff(b.booking_id));
+    }
+
+    #[test]
+    fn kinds_fall_into_the_three_email_categories() {
+        assert_eq!(Kind::BookingRequested.category(), Category::Bookings);
+        assert_eq!(Kind::ReservationReminder.category(), Category::Reminders);
+        assert_eq!(Kind::Welcome.category(), Category::Account);
+    }
+}

@@ -1,0 +1,48 @@
+//! The reminder scheduler: 24 hours before a confirmed session or an approved court reservation,
+//! its reminder goes to the people concerned. The reminders wait in `identity.reminder` (written
+//! by [`crate::inbox::apply`] from the confirmation, voided by a cancellation); there is no queue
+//! to lose. Every replica ticks; a tick claims what is due with `for update skip locked`, so
+//! replicas share the rows and a reminder is sent once, late if every replica was down at its
+//! time. "Now" comes from an injected clock, which tests move instead of sleeping, as booking-svc's
+//! scheduler does.
+
+use std::{future::Future, time::Duration};
+
+use platform::clock::SharedClock;
+use sqlx::PgPool;
+
+use crate::inbox::{self, Reach};
+
+/// One replica's reminder scheduler.
+#[derive(Clone)]
+pub struct Reminders {
+    pub db: PgPool,
+    pub clock: SharedClock,
+    pub reach: Reach,
+}
+
+impl Reminders {
+    /// Sends what is due now; returns how many notifications were written.
+    pub async fn run_due(&self) -> anyhow::Result<usize> {
+        let rows = inbox::send_due_reminders(&self.db, self.clock.now(), &self.reach.public_url).await?;
+        self.reach.announce(&rows).await;
+        Ok(rows.len())
+    }
+
+    /// Ticks every `every` until `shutdown` resolves, the first tick at once.
+    pub async fn run(self, every: Duration, shutdown: impl Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            if let Err(error) = self.run_due().await {
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "reminder tick failed; retrying next tick"
+                );
+            }
+            tokio::select! {
+                () = &mut shutdown => return,
+                () = tokio::time::sleep(every) => {}
+            }
+        }
+    }
+}

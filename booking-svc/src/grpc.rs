@@ -509,6 +509,8 @@ impl booking_server::Booking for BookingService {
         let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old), None);
         let row = self.lifecycle.reschedule(old, client_id, &booking, now).await?;
         Ok(Response::new(pb::RescheduleBookingResponse { booking: one(row) }))
+    }
+
     async fn post_review(
         &self,
         request: Request<pb::PostReviewRequest>,

@@ -200,6 +200,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::ReservationCancelled { .. } => "reservation_cancelled",
         Event::ReservationExpired { .. } => "reservation_expired",
         Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => "user",
+        Event::CoachRatingChanged { .. } => "coach_rating_changed",
     }
 }
 

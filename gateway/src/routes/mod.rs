@@ -16,9 +16,9 @@ pub mod calendar;
 pub mod client;
 pub mod coaching;
 pub mod gym;
+pub mod notifications;
 pub mod reviews;
 pub mod sessions;
-pub mod notifications;
 mod shed;
 
 use axum::{http::Method, middleware};

@@ -22,6 +22,6 @@ mod memo;
 mod notifications;
 mod password_reset;
 mod places;
-mod time_off;
 mod reviews;
 mod sessions;
+mod time_off;

@@ -135,7 +135,10 @@ pub fn named_in(event: &Event) -> Vec<Uuid> {
         | Event::ReservationDenied { reservation, .. }
         | Event::ReservationCancelled { reservation, .. }
         | Event::ReservationExpired { reservation } => vec![reservation.coach_id],
-        Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => vec![],
+        Event::UserDeleted { .. }
+        | Event::UserRenamed { .. }
+        | Event::RoleChanged { .. }
+        | Event::CoachRatingChanged { .. } => vec![],
     }
 }
 
@@ -417,7 +420,10 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
             )],
             reminder: Reminder::CallOff(r.reservation_id),
         },
-        Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => keep(vec![]),
+        Event::UserDeleted { .. }
+        | Event::UserRenamed { .. }
+        | Event::RoleChanged { .. }
+        | Event::CoachRatingChanged { .. } => keep(vec![]),
     }
 }
 

@@ -9,8 +9,9 @@
 //! They are scoped per user (per client address for anonymous calls). An answer of 5xx or 429
 //! is not kept: the request may not have been carried out, so a retry runs it again. The key also
 //! travels to the service as gRPC metadata ([`METADATA`]), so a service can keep it with what it
-//! wrote, in the same transaction: booking-svc does, which is how a retry of a booking whose
-//! answer was lost (the gateway said 503) finds the booking instead of "slot taken".
+//! wrote, in the same transaction: booking-svc does with a booking and gym-svc with a court
+//! request, which is how a retry of a booking whose answer was lost (the gateway said 503) finds
+//! the booking instead of "slot taken".
 //!
 //! While a request is being carried out its key holds a claim that lapses after [`CLAIM_SECS`]
 //! (a gateway killed mid-request does not hold the key for a day). Without Redis, a request with

@@ -197,7 +197,25 @@ impl GymService {
 
     /// Requests court time for a coach, while it cannot be reserved by an approval. The request
     /// is due to expire at the court time's start.
-    async fn request(&self, coach: &Caller, availability_id: Uuid) -> Result<ReservationRow, Error> {
+    async fn request(
+        &self,
+        coach: &Caller,
+        availability_id: Uuid,
+        key: Option<&str>,
+    ) -> Result<ReservationRow, Error> {
+        // A retry of a request already made (its answer lost on the way) is answered that request.
+        if let Some(key) = key
+            && let Some((made, asked)) = store::reservation_by_key(&self.db, coach.user_id, key).await?
+        {
+            if asked != availability_id {
+                return Err(Error::Conflict(
+                    "a court request was already made with this Idempotency-Key; use a new key".into(),
+                ));
+            }
+            return store::reservation(&self.db, made)
+                .await?
+                .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()));
+        }
         let mut tx = self.db.begin().await?;
         let state = store::availability_for_request(&mut *tx, availability_id)
             .await?
@@ -211,7 +229,8 @@ impl GymService {
             )));
         }
         let reservation_id =
-            store::insert_reservation(&mut *tx, availability_id, coach.user_id, instants.starts_at).await?;
+            store::insert_reservation(&mut *tx, availability_id, coach.user_id, instants.starts_at, key)
+                .await?;
         let row = store::reservation(&mut *tx, reservation_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_RESERVATION.into()))?;
@@ -505,7 +524,14 @@ impl Gym for GymService {
     ) -> Result<Response<pb::CreateCourtReservationResponse>, Status> {
         let coach = auth::require_role(&request, &[Role::Coach])?;
         let availability_id = parse_id(&request.get_ref().availability_id, "availability_id")?;
-        let row = self.request(&coach, availability_id).await?;
+        // The coach's Idempotency-Key, which the gateway passes along.
+        let key = request
+            .metadata()
+            .get("idempotency-key")
+            .and_then(|v| v.to_str().ok())
+            .filter(|k| !k.is_empty())
+            .map(str::to_owned);
+        let row = self.request(&coach, availability_id, key.as_deref()).await?;
         Ok(Response::new(pb::CreateCourtReservationResponse {
             reservation: Some(row.into()),
         }))

@@ -686,30 +686,51 @@ pub async fn mark_unreserved(db: impl PgExecutor<'_>, availability_id: Uuid) -> 
 
 /// A new pending request; a second pending request of one coach for one availability is refused
 /// by the database.
+/// Inserts a pending request, with the coach's idempotency key when the request carried one.
 pub async fn insert_reservation(
     db: impl PgExecutor<'_>,
     availability_id: Uuid,
     coach_id: Uuid,
     expires_at: DateTime<Utc>,
+    idempotency_key: Option<&str>,
 ) -> Result<Uuid, Error> {
     sqlx::query_scalar::<_, Uuid>(
         "insert into gym.court_reservation
-             (reservation_id, availability_id, coach_id, status, expires_at)
-         values ($1, $2, $3, 'pending', $4) returning reservation_id",
+             (reservation_id, availability_id, coach_id, status, expires_at, idempotency_key)
+         values ($1, $2, $3, 'pending', $4, $5) returning reservation_id",
     )
     .bind(Uuid::new_v4())
     .bind(availability_id)
     .bind(coach_id)
     .bind(expires_at)
+    .bind(idempotency_key)
     .fetch_one(db)
     .await
     .map_err(|e| {
-        if violated(&e, Violation::Unique, "court_reservation_one_pending_per_coach") {
+        if violated(&e, Violation::Unique, "court_reservation_coach_idempotency_key") {
+            Error::Conflict("a court request was already made with this Idempotency-Key".into())
+        } else if violated(&e, Violation::Unique, "court_reservation_one_pending_per_coach") {
             Error::Conflict("you already have a pending request for this court time".into())
         } else {
             e.into()
         }
     })
+}
+
+/// The id of the request a coach made with an idempotency key, and the availability it asked for.
+pub async fn reservation_by_key(
+    db: impl PgExecutor<'_>,
+    coach_id: Uuid,
+    key: &str,
+) -> Result<Option<(Uuid, Uuid)>, Error> {
+    Ok(sqlx::query_as::<_, (Uuid, Uuid)>(
+        "select reservation_id, availability_id from gym.court_reservation
+          where coach_id = $1 and idempotency_key = $2",
+    )
+    .bind(coach_id)
+    .bind(key)
+    .fetch_optional(db)
+    .await?)
 }
 
 pub async fn reservation(

@@ -30,7 +30,7 @@ test.describe('an admin manages a user from creation to deletion', () => {
     await expect(page.getByTestId('current-user-name')).toHaveText(admin.user.full_name);
     const usersBefore = await statValue(page, 'Total Users');
     const coachesBefore = await statValue(page, 'Coaches');
-    await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Activity', exact: true })).toBeVisible();
 
     // Create: the required fields are checked first.
     const tag = uniqueTag();

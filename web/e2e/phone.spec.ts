@@ -204,7 +204,7 @@ test('the admin edits a user on a phone', async ({ page, request, baseURL }) => 
   const user = await registerViaApi(request, 'client', `Phone edit ${uniqueTag()}`);
   await signInAsAdmin(page, request, baseURL);
   await page.goto('/admin/dashboard');
-  await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Activity', exact: true })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Users' })).toBeVisible();
   await expectGoodScreen(page, '/admin/dashboard');
 

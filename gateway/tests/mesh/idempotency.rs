@@ -385,3 +385,33 @@ async fn a_read_ignores_the_key_and_a_malformed_key_is_400() {
     let (status, _) = mesh.get("/auth/me", Some(&client.token)).await;
     assert_eq!(status, StatusCode::OK, "the refused logouts did not run");
 }
+
+#[tokio::test]
+async fn a_delete_retried_with_its_key_is_answered_204_again_not_404() {
+    let mesh = Mesh::start().await;
+    let (coach, slot_id) = coach_with_slot(&mesh, "Carla Coach").await;
+    let path = format!("/availability/{slot_id}");
+    let key = key();
+
+    let first = keyed(&mesh, Method::DELETE, &path, Some(&coach.token), &key, None).await;
+    let again = keyed(&mesh, Method::DELETE, &path, Some(&coach.token), &key, None).await;
+    let fresh = keyed(
+        &mesh,
+        Method::DELETE,
+        &path,
+        Some(&coach.token),
+        &self::key(),
+        None,
+    )
+    .await;
+
+    assert_eq!(first.status, StatusCode::NO_CONTENT, "{}", first.body);
+    assert_eq!(again.status, StatusCode::NO_CONTENT, "{}", again.body);
+    assert!(replayed(&again));
+    assert_eq!(
+        fresh.status,
+        StatusCode::NOT_FOUND,
+        "a new key deletes again: {}",
+        fresh.body
+    );
+}

@@ -351,3 +351,49 @@ async fn a_gym_cannot_list_a_coachs_reservations() {
 
     assert_eq!(error.code(), Code::PermissionDenied);
 }
+
+#[tokio::test]
+async fn a_request_retried_with_its_idempotency_key_is_answered_the_request_it_made() {
+    let app = TestApp::spawn().await;
+    let (_, availability) = app.open_court_time().await;
+    let coach = app.coach();
+    let keyed = |key: &str| {
+        let mut request = coach.req(pb::CreateCourtReservationRequest {
+            availability_id: availability.availability_id.clone(),
+        });
+        request
+            .metadata_mut()
+            .insert("idempotency-key", key.parse().unwrap());
+        request
+    };
+
+    let first = app
+        .client()
+        .create_court_reservation(keyed("key-1"))
+        .await
+        .unwrap();
+    let retry = app
+        .client()
+        .create_court_reservation(keyed("key-1"))
+        .await
+        .unwrap();
+    let other_key = app
+        .client()
+        .create_court_reservation(keyed("key-2"))
+        .await
+        .unwrap_err();
+
+    let (first, retry) = (
+        first.into_inner().reservation.unwrap(),
+        retry.into_inner().reservation.unwrap(),
+    );
+    assert_eq!(
+        retry.reservation_id, first.reservation_id,
+        "the retry finds the request, not a conflict"
+    );
+    assert_eq!(
+        other_key.code(),
+        Code::AlreadyExists,
+        "a new key is a new request: {other_key:?}"
+    );
+}

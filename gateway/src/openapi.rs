@@ -47,6 +47,7 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "gym", description = "Gym profiles, locations, courts, court availability, and court reservations requested by coaches."),
         (name = "admin", description = "Platform statistics and user management, for admins."),
         (name = "client", description = "A client's own profile and profile picture."),
+        (name = "reviews", description = "Reviews of sessions that took place: the client of a completed booking posts one and edits it for 14 days, anyone signed in reads a coach's, the coach replies once, an admin hides an abusive one."),
         (name = "calendar", description = "Sessions in people's own calendars: a feed per client, coach and gym for calendar apps to subscribe to, and one booking as an .ics file."),
         (name = "notifications", description = "Each person's inbox: what concerns them (requests, answers, cancellations, expiries, reminders, account changes), also pushed live and by email."),
     ),

@@ -18,9 +18,10 @@ export const getBookings = () => api.get<Booking[]>(BOOKINGS_KEY);
 /** How often the list is read again: statuses move on the server's clock (expired, completed). */
 export const BOOKINGS_REFRESH_MS = 60_000;
 
-export function useBookings() {
+/** The caller's whole bookings list; `enabled` false fetches nothing (yet). */
+export function useBookings(enabled = true) {
   // SPEC §8: a failed bookings fetch is only logged.
-  return useSWR<Booking[]>(BOOKINGS_KEY, getBookings, {
+  return useSWR<Booking[]>(enabled ? BOOKINGS_KEY : null, getBookings, {
     refreshInterval: BOOKINGS_REFRESH_MS,
     onError: (error) => console.error('Failed to load bookings', error),
   });

@@ -27,7 +27,8 @@ function span(off: TimeOff) {
  */
 export function TimeOffCard({ className }: { className?: string }) {
   const { data: timeOff, isLoading, error } = useTimeOff();
-  const { data: bookings } = useBookings();
+  // The whole bookings list, only to name the conflicts when there are some.
+  const { data: bookings } = useBookings(Boolean(timeOff?.some((off) => off.conflicts.length)));
   const byId = React.useMemo(() => new Map((bookings ?? []).map((b) => [b.booking_id, b])), [bookings]);
 
   return (

@@ -117,9 +117,15 @@ load_config() {
   BASE_URL="http://127.0.0.1:$PORT"
   # Where people reach this mesh: the links the gateway hands out (a calendar feed's address).
   PUBLIC_URL="${PUBLIC_URL:-$BASE_URL}"
-  # Email: to SMTP_URL when set; otherwise up.sh starts MailDev (deploy/maildev/) on these ports.
-  MAIL_SMTP_PORT="${MAIL_SMTP_PORT:-1025}"
-  MAIL_UI_PORT="${MAIL_UI_PORT:-1080}"
+  # Email: to SMTP_URL when set; otherwise up.sh starts MailDev (deploy/maildev/) on these ports:
+  # 1025 and 1080 for the default mesh, and beside its ops ports for a mesh moved elsewhere (the
+  # e2e, faults and bench meshes), so that two meshes on one machine never fight over them.
+  local mail_smtp=1025 mail_ui=1080
+  if [[ "$OPS_PORT_BASE" != 9100 ]]; then
+    mail_smtp=$((OPS_PORT_BASE + 95)) mail_ui=$((OPS_PORT_BASE + 96))
+  fi
+  MAIL_SMTP_PORT="${MAIL_SMTP_PORT:-$mail_smtp}"
+  MAIL_UI_PORT="${MAIL_UI_PORT:-$mail_ui}"
   MAIL_FROM="${MAIL_FROM:-Courtside <no-reply@courtside.local>}"
   if [[ -n "${SMTP_URL:-}" ]]; then
     START_MAILDEV=0

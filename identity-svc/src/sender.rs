@@ -58,7 +58,7 @@ struct SmtpServer {
 }
 
 impl SmtpServer {
-    fn parse(url: &str) -> Result<Self, String> {
+    fn from_url(url: &str) -> Result<Self, String> {
         let rest = url
             .trim()
             .strip_prefix("smtp://")
@@ -95,7 +95,7 @@ impl Sender {
     /// A sender of `db`'s outbox to the SMTP server at `url` (`smtp://host:port`, credentials
     /// in it when the server wants them), woken by `wake`.
     pub fn new(db: PgPool, outreach: &Outreach, url: &str, wake: Arc<Notify>) -> anyhow::Result<Self> {
-        let server = SmtpServer::parse(url).map_err(|why| anyhow::anyhow!("SMTP_URL: {why}"))?;
+        let server = SmtpServer::from_url(url).map_err(|why| anyhow::anyhow!("SMTP_URL: {why}"))?;
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&server.host)
             .port(server.port)
             .timeout(Some(Duration::from_secs(10)));
@@ -237,7 +237,7 @@ mod tests {
     #[test]
     fn an_smtp_url_gives_its_host_port_and_credentials() {
         assert_eq!(
-            SmtpServer::parse("smtp://127.0.0.1:1025").unwrap(),
+            SmtpServer::from_url("smtp://127.0.0.1:1025").unwrap(),
             SmtpServer {
                 host: "127.0.0.1".into(),
                 port: 1025,
@@ -245,15 +245,15 @@ mod tests {
             }
         );
         assert_eq!(
-            SmtpServer::parse("smtp://ann:s3cret@relay.example.com").unwrap(),
+            SmtpServer::from_url("smtp://ann:s3cret@relay.example.com").unwrap(),
             SmtpServer {
                 host: "relay.example.com".into(),
                 port: 25,
                 credentials: Some(("ann".into(), "s3cret".into()))
             }
         );
-        assert!(SmtpServer::parse("smtps://relay.example.com:465").is_err());
-        assert!(SmtpServer::parse("smtp://relay:port").is_err());
+        assert!(SmtpServer::from_url("smtps://relay.example.com:465").is_err());
+        assert!(SmtpServer::from_url("smtp://relay:port").is_err());
     }
 
     #[test]

@@ -40,7 +40,7 @@ export function NotificationBell() {
         size="sm"
         aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         onClick={() => setOpen((o) => !o)}
       >
         <Bell aria-hidden="true" />

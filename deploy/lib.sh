@@ -117,6 +117,22 @@ load_config() {
   BASE_URL="http://127.0.0.1:$PORT"
   # Where people reach this mesh: the links the gateway hands out (a calendar feed's address).
   PUBLIC_URL="${PUBLIC_URL:-$BASE_URL}"
+  # Email: to SMTP_URL when set; otherwise up.sh starts MailDev (deploy/maildev/) on these ports:
+  # 1025 and 1080 for the default mesh, and beside its ops ports for a mesh moved elsewhere (the
+  # e2e, faults and bench meshes), so that two meshes on one machine never fight over them.
+  local mail_smtp=1025 mail_ui=1080
+  if [[ "$OPS_PORT_BASE" != 9100 ]]; then
+    mail_smtp=$((OPS_PORT_BASE + 95)) mail_ui=$((OPS_PORT_BASE + 96))
+  fi
+  MAIL_SMTP_PORT="${MAIL_SMTP_PORT:-$mail_smtp}"
+  MAIL_UI_PORT="${MAIL_UI_PORT:-$mail_ui}"
+  MAIL_FROM="${MAIL_FROM:-Courtside <no-reply@courtside.local>}"
+  if [[ -n "${SMTP_URL:-}" ]]; then
+    START_MAILDEV=0
+  else
+    START_MAILDEV=1
+    SMTP_URL="smtp://127.0.0.1:$MAIL_SMTP_PORT"
+  fi
   CALENDAR_RATE_LIMIT_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_MINUTE:-30}"
   CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE:-600}"
 }
@@ -208,6 +224,9 @@ process_env() {
       echo "ADMIN_EMAIL=$ADMIN_EMAIL"
       echo "ADMIN_PASSWORD=$ADMIN_PASSWORD"
       echo "ADMIN_NAME=$ADMIN_NAME"
+      echo "PUBLIC_URL=$PUBLIC_URL"
+      echo "SMTP_URL=$SMTP_URL"
+      echo "MAIL_FROM=$MAIL_FROM"
       ;;
     booking-svc)
       echo "COACHING_URL=$(urls_of coaching-svc)"
@@ -600,7 +619,7 @@ stop_all() {
       [[ -e "$file" ]] && { name="${file##*/}" && found+=("${name%.pid}"); }
     done
   done
-  for name in nginx "${found[@]}"; do
+  for name in nginx maildev "${found[@]}"; do
     if pid="$(pid_of "$name")"; then
       kill -TERM "$pid" 2>/dev/null || true
       pids+=("$pid")
@@ -683,4 +702,22 @@ wait_ready() {
   case "$status" in
     502 | 503 | 504 | 000) fail_with_log nginx "nginx answers $status for /api/openapi.json: it cannot reach the gateway" ;;
   esac
+}
+
+# ---------------------------------------------------------------------------------------------
+# The development mail catcher
+# ---------------------------------------------------------------------------------------------
+
+# start_maildev: MailDev (pinned in deploy/maildev/) catching every email on MAIL_SMTP_PORT, with
+# its web UI and REST API on MAIL_UI_PORT, both on 127.0.0.1; only when SMTP_URL was not given.
+start_maildev() {
+  ((START_MAILDEV)) || return 0
+  npm_ci_if_needed "$DEPLOY_DIR/maildev"
+  local port
+  for port in "$MAIL_SMTP_PORT" "$MAIL_UI_PORT"; do
+    port_in_use "$port" && die "port $port (for MailDev) is taken by another program: set MAIL_SMTP_PORT and MAIL_UI_PORT, or SMTP_URL"
+  done
+  start_process maildev node "$DEPLOY_DIR/maildev/node_modules/maildev/bin/maildev" \
+    --ip 127.0.0.1 --smtp "$MAIL_SMTP_PORT" --web "$MAIL_UI_PORT"
+  wait_until 30 http_ok "http://127.0.0.1:$MAIL_UI_PORT/" || fail_with_log maildev "MailDev did not start"
 }

@@ -77,6 +77,7 @@ nginx_test_config
 log "starting the services, the gateway and nginx (logs in $LOG_DIR)"
 # A mesh that did not come up is stopped again; its logs stay.
 trap 'status=$?; if ((status != 0)); then stop_all; fi' EXIT
+start_maildev
 for name in "${INSTANCES[@]}"; do
   start_rust_process "$name"
 done
@@ -112,6 +113,7 @@ cat <<EOF
   Open       $BASE_URL
   Admin      $ADMIN_EMAIL / $ADMIN_PASSWORD
   Logs       $LOG_DIR
+$( ((START_MAILDEV)) && printf '  Mail       http://127.0.0.1:%s\n' "$MAIL_UI_PORT")
   Stop with  $stop_hint./deploy/down.sh
 
 EOF

@@ -37,6 +37,13 @@ pub struct Outreach {
     pub public_url: String,
     /// How often due reminders are looked for (`REMINDER_INTERVAL_MS`).
     pub reminder_interval: Duration,
+    /// The SMTP server emails go to (`SMTP_URL`, e.g. `smtp://127.0.0.1:1025`); unset, emails
+    /// wait in the outbox.
+    pub smtp_url: Option<String>,
+    /// Who emails come from (`MAIL_FROM`).
+    pub mail_from: String,
+    /// The longest pause between two attempts at one email while the server is away.
+    pub mail_retry_max: Duration,
 }
 
 impl Default for Outreach {
@@ -44,6 +51,9 @@ impl Default for Outreach {
         Self {
             public_url: "http://127.0.0.1:8080".into(),
             reminder_interval: Duration::from_secs(5),
+            smtp_url: None,
+            mail_from: "Courtside <no-reply@courtside.local>".into(),
+            mail_retry_max: Duration::from_secs(60),
         }
     }
 }
@@ -106,6 +116,9 @@ impl Config {
                     "REMINDER_INTERVAL_MS",
                     u64::try_from(defaults.reminder_interval.as_millis()).unwrap_or(5000),
                 )),
+                smtp_url: env.optional("SMTP_URL"),
+                mail_from: env.or("MAIL_FROM", &defaults.mail_from),
+                mail_retry_max: defaults.mail_retry_max,
             },
         };
         env.finish()?;

@@ -870,4 +870,47 @@ impl Identity for IdentityService {
         self.reach.announce(&rows).await;
         Ok(Response::new(pb::ResetPasswordResponse { email: user.email }))
     }
+
+    async fn get_notification_preferences(
+        &self,
+        request: Request<pb::GetNotificationPreferencesRequest>,
+    ) -> Result<Response<pb::GetNotificationPreferencesResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let p = inbox::preferences(&self.db, caller.user_id).await?;
+        Ok(Response::new(pb::GetNotificationPreferencesResponse {
+            preferences: Some(preferences_pb(p)),
+        }))
+    }
+
+    async fn update_notification_preferences(
+        &self,
+        request: Request<pb::UpdateNotificationPreferencesRequest>,
+    ) -> Result<Response<pb::UpdateNotificationPreferencesResponse>, Status> {
+        let caller = self.current_caller(&request, &Role::ALL).await?;
+        let p = request
+            .into_inner()
+            .preferences
+            .ok_or_else(|| Error::Invalid("preferences are required".into()))?;
+        let p = inbox::set_preferences(
+            &self.db,
+            caller.user_id,
+            inbox::Preferences {
+                email_bookings: p.email_bookings,
+                email_reminders: p.email_reminders,
+                email_account: p.email_account,
+            },
+        )
+        .await?;
+        Ok(Response::new(pb::UpdateNotificationPreferencesResponse {
+            preferences: Some(preferences_pb(p)),
+        }))
+    }
+}
+
+fn preferences_pb(p: inbox::Preferences) -> pb::NotificationPreferences {
+    pb::NotificationPreferences {
+        email_bookings: p.email_bookings,
+        email_reminders: p.email_reminders,
+        email_account: p.email_account,
+    }
 }

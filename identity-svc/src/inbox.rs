@@ -5,9 +5,12 @@
 //!
 //! An event is applied once: its id is recorded in `identity.processed_event` in the transaction
 //! that writes its notifications. A notification for someone who no longer exists is left out.
+//! The names a notification mentions are read from identity's own users when it is written and
+//! stay in its text as they were then (a rename later does not rewrite the inbox, as a letter
+//! already sent is not rewritten).
 //!
 //! Live: after the commit, each new notification is published on the Redis channel
-//! [`channel`] as `{"user_id", "notification"}`; every gateway replica subscribes to it and
+//! [`notifications_channel`] as `{"user_id", "notification"}`; every gateway replica subscribes to it and
 //! pushes the notification down the open streams of its owner. Publishing is best effort (the
 //! inbox is the truth; a person whose stream missed one sees it on the next read).
 
@@ -34,7 +37,7 @@ use crate::{
 pub type Key = (DateTime<Utc>, Uuid);
 
 /// The Redis channel new notifications are announced on, under the namespace.
-pub fn channel(namespace: &str) -> String {
+pub fn notifications_channel(namespace: &str) -> String {
     format!("{namespace}:notifications")
 }
 
@@ -98,7 +101,7 @@ impl Reach {
     pub fn new(link: RedisLink, namespace: &str, public_url: &str) -> Self {
         Self {
             link,
-            channel: channel(namespace),
+            channel: notifications_channel(namespace),
             public_url: public_url.to_owned(),
             mail_wake: Arc::new(Notify::new()),
         }
@@ -449,4 +452,47 @@ pub async fn mark_all_read(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<u64
         .await?
         .rows_affected(),
     )
+}
+
+/// Which categories of notification a person also gets by email.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Preferences {
+    pub email_bookings: bool,
+    pub email_reminders: bool,
+    pub email_account: bool,
+}
+
+/// The user's email preferences (all on until changed).
+pub async fn preferences(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Preferences, Error> {
+    Ok(sqlx::query_as::<_, Preferences>(
+        "select coalesce(p.email_bookings, true) as email_bookings,
+                coalesce(p.email_reminders, true) as email_reminders,
+                coalesce(p.email_account, true) as email_account
+         from (select $1::uuid as user_id) me
+         left join identity.notification_preference p on p.user_id = me.user_id",
+    )
+    .bind(user_id)
+    .fetch_one(db)
+    .await?)
+}
+
+/// Sets the user's email preferences.
+pub async fn set_preferences(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+    p: Preferences,
+) -> Result<Preferences, Error> {
+    Ok(sqlx::query_as::<_, Preferences>(
+        "insert into identity.notification_preference (user_id, email_bookings, email_reminders, email_account)
+         values ($1, $2, $3, $4)
+         on conflict (user_id) do update set email_bookings = excluded.email_bookings,
+             email_reminders = excluded.email_reminders, email_account = excluded.email_account
+         returning email_bookings, email_reminders, email_account",
+    )
+    .bind(user_id)
+    .bind(p.email_bookings)
+    .bind(p.email_reminders)
+    .bind(p.email_account)
+    .fetch_one(db)
+    .await?)
 }

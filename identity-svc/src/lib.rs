@@ -2,6 +2,11 @@
 //! the first admin, the admin's user management, and calendar-feed secrets ([`feeds`]). Facts
 //! other contexts react to leave through a transactional outbox.
 //!
+//! People and how to reach them (issue 18): each person's inbox ([`inbox`], filled from the booking
+//! and gym contexts' events, which identity consumes, and from its own account facts), the
+//! reminders a day before a session ([`reminders`]), password reset ([`reset`]) and email
+//! ([`mail`] writes letters to the mail outbox, [`sender`] delivers them over SMTP).
+//!
 //! `build` connects, migrates and binds on the shared host ([`platform::host`]);
 //! [`Host::run_until`] serves gRPC, the ops port and the outbox relay until the shutdown future
 //! resolves.
@@ -17,6 +22,7 @@ mod mail;
 mod reminders;
 mod reset;
 mod revocation;
+mod sender;
 mod store;
 
 use std::{future::Future, time::Duration};
@@ -85,6 +91,18 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         reach: reach.clone(),
     };
     let reminder_interval = config.outreach.reminder_interval;
+    let sender = match &config.outreach.smtp_url {
+        Some(url) => Some(sender::Sender::new(
+            db.clone(),
+            &config.outreach,
+            url,
+            reach.mail_wake.clone(),
+        )?),
+        None => {
+            tracing::warn!("SMTP_URL is not set: emails wait in the outbox until a replica with it runs");
+            None
+        }
+    };
     // Names may have changed while this replica was down. After that, the gateway renews this
     // stamp after each write of the API that changes a name (gateway/src/routes/cache.rs).
     Stamp::new(link, &config.redis_namespace, stamps::Context::Names)
@@ -117,6 +135,11 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
     .task("the outbox relay", |shutdown| relay.run(shutdown))
     .task("the reminder scheduler", move |shutdown| {
         reminders.run(reminder_interval, shutdown)
+    })
+    .task("the mail sender", move |shutdown| async move {
+        if let Some(sender) = sender {
+            sender.run(shutdown).await;
+        }
     })
     .task("revocation housekeeping", move |shutdown| {
         forget_expired_revocations(db, shutdown)

@@ -202,6 +202,7 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     // Notifications are never remembered.
     (Method::POST, "/notifications/{notification_id}/read", &[]),
     (Method::POST, "/notifications/read-all", &[]),
+    (Method::PUT, "/notifications/preferences", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

@@ -172,6 +172,8 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(notifications::mark_read)),
         route(SIGNED_IN, routes!(notifications::mark_all_read)),
         route(SIGNED_IN, routes!(notifications::stream)),
+        route(SIGNED_IN, routes!(notifications::get_preferences)),
+        route(SIGNED_IN, routes!(notifications::update_preferences)),
     ]
 }
 

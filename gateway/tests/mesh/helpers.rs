@@ -74,6 +74,7 @@ impl Mesh {
             outreach: identity_svc::Outreach {
                 public_url: "http://courtside.test".into(),
                 reminder_interval: Duration::from_millis(200),
+                ..identity_svc::Outreach::default()
             },
         })
         .await

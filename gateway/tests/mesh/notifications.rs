@@ -213,3 +213,39 @@ async fn signing_out_ends_the_open_stream() {
         .await;
     assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn email_preferences_are_all_on_until_changed_and_a_partial_body_is_refused() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Chris Client").await;
+
+    let (status, preferences) = mesh.get("/notifications/preferences", Some(&client.token)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        preferences,
+        json!({"email_bookings": true, "email_reminders": true, "email_account": true})
+    );
+    let chosen = json!({"email_bookings": false, "email_reminders": true, "email_account": false});
+    let (status, saved) = mesh
+        .call(
+            Method::PUT,
+            "/notifications/preferences",
+            Some(&client.token),
+            Some(chosen.clone()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved, chosen);
+    let (_, read) = mesh.get("/notifications/preferences", Some(&client.token)).await;
+    assert_eq!(read, chosen);
+    let (status, body) = mesh
+        .call(
+            Method::PUT,
+            "/notifications/preferences",
+            Some(&client.token),
+            Some(json!({"email_bookings": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["detail"].is_string());
+}

@@ -66,6 +66,7 @@ pub fn config(database_url: &str, redis_url: &str) -> Config {
         outreach: identity_svc::Outreach {
             public_url: "http://courtside.test".into(),
             reminder_interval: Duration::from_millis(100),
+            ..identity_svc::Outreach::default()
         },
     }
 }

@@ -1379,6 +1379,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which notifications the signed-in person also gets by email.
+         * @description Which notifications the signed-in person also gets by email.
+         */
+        get: operations["get_preferences"];
+        /**
+         * Choose which notifications the signed-in person also gets by email (every category given).
+         * @description Choose which notifications the signed-in person also gets by email (every category given).
+         */
+        put: operations["update_preferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications/read-all": {
         parameters: {
             query?: never;
@@ -2257,6 +2281,21 @@ export interface components {
          * @enum {string}
          */
         NotificationKind: "booking_requested" | "booking_confirmed" | "booking_denied" | "booking_cancelled" | "booking_expired" | "booking_rescheduled" | "booking_reminder" | "reservation_requested" | "reservation_approved" | "reservation_denied" | "reservation_cancelled" | "reservation_expired" | "reservation_reminder" | "welcome" | "password_changed" | "role_changed";
+        /**
+         * @description Which notifications the signed-in person also gets by email, by category (every one until
+         *     changed): bookings (requests, answers, cancellations, expiries), reminders (a day before a
+         *     session) and account (welcome, password and role changes).
+         * @example {
+         *       "email_account": true,
+         *       "email_bookings": true,
+         *       "email_reminders": true
+         *     }
+         */
+        NotificationPreferences: {
+            email_account: boolean;
+            email_bookings: boolean;
+            email_reminders: boolean;
+        };
         /** @description What a password reset answers: the account's email, to sign in with the new password. */
         PasswordReset: {
             email: string;
@@ -9235,6 +9274,117 @@ export interface operations {
             };
             /** @description Not signed in, or the session ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferences"];
+            };
+        };
+        responses: {
+            /** @description The email preferences as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,17 +2,20 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '@/testing/test-utils';
 
+// The pages are lazy chunks: on a busy machine the first render of one can take seconds.
+const LAZY = { timeout: 15_000 };
+
 const TOKEN = 'Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj';
 
-describe('a forgotten password', () => {
+describe('a forgotten password', { timeout: 60_000 }, () => {
   it('the login page links to asking for a reset link, which says the same for any email', async () => {
     const { user, calls, router } = renderApp('/login', {
       api: { 'POST /auth/forgot-password': { status: 202 } },
     });
-    await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
-    await waitFor(() => expect(currentPath(router)).toBe('/forgot-password'));
+    await user.click(await screen.findByRole('link', { name: 'Forgot password?' }, LAZY));
+    await waitFor(() => expect(currentPath(router)).toBe('/forgot-password'), LAZY);
 
-    await user.type(await screen.findByLabelText('Email'), 'ann@example.com');
+    await user.type(await screen.findByLabelText('Email', undefined, LAZY), 'ann@example.com');
     await user.click(screen.getByRole('button', { name: 'Email me a reset link' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent(
@@ -25,12 +28,12 @@ describe('a forgotten password', () => {
     const { user, calls, router } = renderApp(`/reset-password?token=${TOKEN}`, {
       api: { 'POST /auth/reset-password': { email: 'ann@example.com' } },
     });
-    await user.type(await screen.findByLabelText('New password'), 'brand-new-pw');
+    await user.type(await screen.findByLabelText('New password', undefined, LAZY), 'brand-new-pw');
     await user.type(screen.getByLabelText('Confirm new password'), 'brand-new-pw');
 
     await user.click(screen.getByRole('button', { name: 'Change password' }));
 
-    await waitFor(() => expect(currentPath(router)).toBe('/login'));
+    await waitFor(() => expect(currentPath(router)).toBe('/login'), LAZY);
     expect(calls.find((c) => c.path === '/auth/reset-password')?.body).toEqual({
       token: TOKEN,
       password: 'brand-new-pw',
@@ -47,7 +50,7 @@ describe('a forgotten password', () => {
         },
       },
     });
-    const password = await screen.findByLabelText('New password');
+    const password = await screen.findByLabelText('New password', undefined, LAZY);
     await user.type(password, 'abc');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Use at least 6 characters.');

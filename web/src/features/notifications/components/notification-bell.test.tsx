@@ -168,6 +168,30 @@ describe('the notification bell', () => {
   });
 });
 
+describe('email preferences', () => {
+  it('turns a category of emails off from the panel', async () => {
+    const { user, calls } = renderBell({
+      'GET /notifications/unread-count': { count: 0 },
+      'GET /notifications': [WELCOME],
+      'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true },
+      'PUT /notifications/preferences': (call: { body: unknown }) => call.body,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const choices = await screen.findByRole('group', { name: 'Email me about' });
+
+    await user.click(within(choices).getByRole('checkbox', { name: 'Reminders' }));
+
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+        email_bookings: true,
+        email_reminders: false,
+        email_account: true,
+      }),
+    );
+    expect(within(choices).getByRole('checkbox', { name: 'Reminders' })).not.toBeChecked();
+  });
+});
+
 describe('reading the stream', () => {
   it('splits named events and skips comments, keeping an unfinished event for later', () => {
     const { events, rest } = parseEvents(': connected\n\nevent: notification\ndata: {"a":1}\n\ndata: par');

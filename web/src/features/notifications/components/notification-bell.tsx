@@ -6,6 +6,7 @@ import { formatDistanceToNowShort } from '../utils';
 import { useNotifications, useUnreadCount, type Notification } from '../api/get-notifications';
 import { markAllNotificationsRead, markNotificationRead } from '../api/mark-read';
 import { useLiveNotifications } from '../api/use-live-notifications';
+import { EmailPreferences } from './email-preferences';
 
 /** The bell in every dashboard's top bar: the unread count, and a panel listing the
  * notifications (each opens its link and is marked read; "Mark all read"). Follows the live
@@ -39,7 +40,7 @@ export function NotificationBell() {
         size="sm"
         aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         onClick={() => setOpen((o) => !o)}
       >
         <Bell aria-hidden="true" />
@@ -126,6 +127,7 @@ function NotificationPanel({ id, onClose }: { id: string; onClose: () => void })
           ))}
         </ul>
       )}
+      <EmailPreferences />
     </div>
   );
 }

@@ -570,6 +570,21 @@ impl booking_server::Booking for BookingService {
         }))
     }
 
+    async fn list_all_reviews(
+        &self,
+        request: Request<pb::ListAllReviewsRequest>,
+    ) -> Result<Response<pb::ListAllReviewsResponse>, Status> {
+        auth::require_role(&request, &[Role::Admin])?;
+        let r = request.into_inner();
+        let page = Page::parse(r.limit, &r.after)?;
+        let rows = reviews::all(&self.db, &page).await?;
+        let (rows, next) = page.split(rows, |r| (r.created_at, r.review_id));
+        Ok(Response::new(pb::ListAllReviewsResponse {
+            reviews: rows.into_iter().map(Into::into).collect(),
+            next,
+        }))
+    }
+
     async fn reply_to_review(
         &self,
         request: Request<pb::ReplyToReviewRequest>,

@@ -256,6 +256,25 @@ pub async fn of_coach(
     .await?)
 }
 
+/// A page of every review, hidden ones too, newest first, for the admin (one range of
+/// `review_admin_page_idx`).
+pub async fn all(db: impl PgExecutor<'_>, page: &Page<ReviewKeyset>) -> Result<Vec<ReviewRow>, Error> {
+    let after = page.after;
+    Ok(sqlx::query_as::<_, ReviewRow>(concat!(
+        "select ",
+        review_columns!(),
+        " from booking.review
+          where ($1::timestamptz is null or (created_at, review_id) < ($1, $2))
+          order by created_at desc, review_id desc
+          limit $3"
+    ))
+    .bind(after.map(|(at, _)| at))
+    .bind(after.map(|(_, id)| id))
+    .bind(page.fetch())
+    .fetch_all(db)
+    .await?)
+}
+
 /// The coach's one reply to a review of theirs, at `now`.
 pub async fn reply(
     db: &PgPool,

@@ -130,6 +130,7 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(reviews::coach_reviews)),
         route(COACH, routes!(reviews::reply_to_review)),
         route(ADMIN, routes!(reviews::hide_review)),
+        route(ADMIN, routes!(reviews::admin_reviews)),
         route(SIGNED_IN, routes!(gym::profile::get_profile)),
         route(GYM, routes!(gym::profile::create_profile)),
         route(GYM, routes!(gym::profile::update_profile)),

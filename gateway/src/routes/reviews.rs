@@ -52,6 +52,14 @@ pub struct Review {
     pub editable_until: String,
 }
 
+/// A review as the administrator lists it: with its coach's name as well.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminReview {
+    #[serde(flatten)]
+    pub review: Review,
+    pub coach_name: String,
+}
+
 /// A review with its client's name.
 pub(crate) fn review(r: pb::Review, names: &Names) -> Review {
     Review {
@@ -191,6 +199,38 @@ pub(crate) async fn coach_reviews(
     let reviews = named(&state, Some(&session), reply.reviews, client_of, |r, names| {
         Some(review(r, names))
     })
+    .await?;
+    Ok(paging.respond(reviews, &reply.next, None))
+}
+
+/// Every review, newest first, hidden ones too (`hidden` with its `hidden_reason`), with the names
+/// of its coach and client (admin): pages of `limit` (20 by default), the next one named by
+/// `Link: <…>; rel="next"`.
+#[utoipa::path(get, path = "/admin/reviews", tag = "reviews", params(Paging<100, 20>),
+    responses((status = 200, description = "A page of the reviews", body = [AdminReview],
+        headers(("Link" = String, description = "The next page, while more remain")))))]
+pub(crate) async fn admin_reviews(
+    State(state): State<AppState>,
+    session: Session,
+    paging: Paging<100, 20>,
+) -> Result<Response, ApiError> {
+    let message = pb::ListAllReviewsRequest {
+        limit: paging.limit(),
+        after: paging.after(),
+    };
+    let reply = call::read!(state, booking.list_all_reviews, Some(&session), message).await?;
+    let reviews = named(
+        &state,
+        Some(&session),
+        reply.reviews,
+        |r| [r.coach_id.clone(), r.client_id.clone()],
+        |r, names| {
+            Some(AdminReview {
+                coach_name: names.or_deleted(&r.coach_id),
+                review: review(r, names),
+            })
+        },
+    )
     .await?;
     Ok(paging.respond(reviews, &reply.next, None))
 }

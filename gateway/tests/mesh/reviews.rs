@@ -362,3 +362,116 @@ async fn a_coach_s_reviews_page_newest_first_with_a_link_to_the_next_page() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
+
+#[tokio::test]
+async fn the_admin_lists_every_review_newest_first_hidden_ones_marked_with_their_reason() {
+    let (mesh, clock, coach, slot_id, first_client, first) = session().await;
+    let mut sessions = vec![(first_client, first)];
+    for (i, date) in WEDNESDAYS.iter().enumerate().skip(1) {
+        let client = user(&mesh, "client", &format!("Client {i}")).await;
+        let booking_id = confirmed(&mesh, &client, &coach, &slot_id, date).await;
+        sessions.push((client, booking_id));
+    }
+    clock.set(at("2030-06-20T00:00:00Z"));
+    let mut review_ids = Vec::new();
+    for (stars, (client, booking_id)) in (3..).zip(&sessions) {
+        until_completed(&mesh, client, booking_id).await;
+        clock.advance(chrono::Duration::hours(1));
+        let (status, body) = review(
+            &mesh,
+            Method::POST,
+            client,
+            booking_id,
+            json!({"rating": stars, "comment": format!("{stars} stars")}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        review_ids.push(body["review_id"].as_str().unwrap().to_owned());
+    }
+    let admin = mesh.admin().await;
+    let (status, body) = mesh
+        .call(
+            Method::PATCH,
+            &format!("/admin/reviews/{}/hide", review_ids[1]),
+            Some(&admin),
+            Some(json!({"reason": "Personal insults"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let page = mesh
+        .raw(
+            Method::GET,
+            "/admin/reviews?limit=2",
+            Some(&admin),
+            None,
+            Vec::<u8>::new(),
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let shown = |page: &Value| -> Vec<Value> {
+        page.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                json!([
+                    r["review_id"],
+                    r["rating"],
+                    r["comment"],
+                    r["coach_name"],
+                    r["client_name"],
+                    r["hidden"],
+                    r["hidden_reason"]
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(
+        shown(&page.body),
+        [
+            json!([
+                review_ids[2],
+                5,
+                "5 stars",
+                "Riley Rated",
+                "Client 2",
+                false,
+                null
+            ]),
+            json!([
+                review_ids[1],
+                4,
+                "4 stars",
+                "Riley Rated",
+                "Client 1",
+                true,
+                "Personal insults"
+            ]),
+        ],
+        "newest first, the hidden one marked with its reason"
+    );
+    let link = page.headers["link"].to_str().unwrap();
+    let next = link[1..link.find('>').unwrap()].trim_start_matches("/api");
+    let (status, rest) = mesh.get(next, Some(&admin)).await;
+    assert_eq!(status, StatusCode::OK, "{rest}");
+    assert_eq!(
+        shown(&rest),
+        [json!([
+            review_ids[0],
+            3,
+            "3 stars",
+            "Riley Rated",
+            "Casey Critic",
+            false,
+            null
+        ])],
+        "the next page holds the rest, and only the rest"
+    );
+
+    for who in [&coach, &sessions[0].0] {
+        let (status, body) = mesh.get("/admin/reviews", Some(&who.token)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    }
+    let (status, body) = mesh.get("/admin/reviews?limit=101", Some(&admin)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}

@@ -26,6 +26,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every review, newest first, hidden ones too (`hidden` with its `hidden_reason`), with the names
+         *     of its coach and client (admin): pages of `limit` (20 by default), the next one named by
+         *     `Link: <…>; rel="next"`.
+         * @description Every review, newest first, hidden ones too (`hidden` with its `hidden_reason`), with the names
+         *     of its coach and client (admin): pages of `limit` (20 by default), the next one named by
+         *     `Link: <…>; rel="next"`.
+         */
+        get: operations["admin_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/reviews/{review_id}/hide": {
         parameters: {
             query?: never;
@@ -1495,6 +1519,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A review as the administrator lists it: with its coach's name as well. */
+        AdminReview: components["schemas"]["Review"] & {
+            coach_name: string;
+        };
         /** @description A field an admin action changed. */
         AuditChange: {
             field: string;
@@ -2672,6 +2700,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_reviews: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100 (20 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the reviews */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminReview"][];
                 };
             };
             /** @description The request is invalid; the detail names the field */

@@ -3,10 +3,12 @@ import { ActivityCard } from '@/features/admin/components/activity-card';
 import { AuditLogCard } from '@/features/admin/components/audit-log-card';
 import { StatsCards } from '@/features/admin/components/stats-cards';
 import { UserManagementCard } from '@/features/admin/components/user-management-card';
+import { AdminReviewsCard } from '@/features/booking/components/admin-reviews-card';
 
 /**
  * "/admin/dashboard": the title "Admin Dashboard", then the statistics and user management cards
- * from src/features/admin. Add a card by importing it here.
+ * from src/features/admin, and every review (src/features/booking) to hide an abusive one. Add a
+ * card by importing it here.
  */
 export default function AdminDashboardRoute() {
   return (
@@ -16,6 +18,7 @@ export default function AdminDashboardRoute() {
         <ActivityCard />
         <UserManagementCard />
         <AuditLogCard />
+        <AdminReviewsCard />
       </div>
     </DashboardLayout>
   );

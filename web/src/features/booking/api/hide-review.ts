@@ -1,6 +1,7 @@
 import { mutate } from 'swr';
 import { api } from '@/lib/api-client';
 import { refreshPaged } from '@/lib/pages';
+import { ADMIN_REVIEWS_KEY } from './get-admin-reviews';
 import { coachReviewsPrefix } from './get-coach-reviews';
 import type { Review } from './post-review';
 
@@ -11,6 +12,7 @@ export async function hideReview(review: Review, reason: string) {
   });
   await Promise.all([
     refreshPaged(coachReviewsPrefix(review.coach_id)),
+    refreshPaged(ADMIN_REVIEWS_KEY),
     mutate(`/coach/profile/${encodeURIComponent(review.coach_id)}`),
   ]);
   return hidden;

@@ -3,7 +3,6 @@ import * as React from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
@@ -11,9 +10,9 @@ import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
 import { formatDisplayDate } from '@/lib/dates';
 import { useCoachReviews } from '../api/get-coach-reviews';
-import { hideReview } from '../api/hide-review';
 import { REVIEW_TEXT_MAX, type Review } from '../api/post-review';
 import { replyToReview } from '../api/reply-to-review';
+import { HideReviewDialog } from './hide-review-dialog';
 
 /** The figures a coach's profile carries. */
 export interface RatingFigures {
@@ -112,22 +111,6 @@ function ReviewItem({ review, canReply, canHide }: { review: Review; canReply: b
   const [replying, setReplying] = React.useState(false);
   const [hiding, setHiding] = React.useState(false);
 
-  async function hide(reason: string) {
-    if (!reason) {
-      toast.error('Please say why the review is hidden');
-      return false;
-    }
-    try {
-      await hideReview(review, reason);
-      toast.success('Review hidden');
-      setHiding(false);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to hide review'));
-      return false;
-    }
-  }
-
   return (
     <li className="rounded-lg border p-4" data-testid="review">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -160,16 +143,7 @@ function ReviewItem({ review, canReply, canHide }: { review: Review; canReply: b
         ) : null}
       </div>
       {replying ? <ReplyForm review={review} onDone={() => setReplying(false)} /> : null}
-      <CancelWithReasonDialog
-        open={hiding}
-        onOpenChange={setHiding}
-        title="Hide this review?"
-        description={`${review.client_name}'s review leaves the coach's page and their average at once.`}
-        reasonLabel="Reason (kept with the review)"
-        keepLabel="Keep review"
-        confirmLabel="Hide review"
-        onConfirm={hide}
-      />
+      <HideReviewDialog review={review} open={hiding} onOpenChange={setHiding} />
     </li>
   );
 }

@@ -27,6 +27,7 @@ const booking: Booking = {
   cancellation_reason: null,
   rescheduled_from: null,
   rescheduled_to: null,
+  review: null,
 };
 
 const occurrence = (slotId: string, date: string, start: string, reason: string | null = null) => ({

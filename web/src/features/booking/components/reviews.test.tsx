@@ -47,6 +47,8 @@ function completed(overrides: Partial<Booking> = {}): Booking {
     late_cancellation: false,
     cancelled_by: null,
     cancellation_reason: null,
+    rescheduled_from: null,
+    rescheduled_to: null,
     review: null,
     ...overrides,
   };

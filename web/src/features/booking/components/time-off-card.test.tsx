@@ -28,6 +28,7 @@ const booking = (overrides: Partial<Booking>): Booking => ({
   cancellation_reason: null,
   rescheduled_from: null,
   rescheduled_to: null,
+  review: null,
   ...overrides,
 });
 

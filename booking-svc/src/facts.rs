@@ -27,6 +27,8 @@ pub fn fact(row: &BookingRow) -> BookingFact {
         starts_at: rfc3339(row.starts_at),
         ends_at: rfc3339(row.ends_at),
         location_name: row.location_name.clone(),
+        rescheduled_from: row.rescheduled_from,
+        rescheduled_to: row.rescheduled_to,
     }
 }
 
@@ -45,6 +47,8 @@ pub fn requested(new: &NewBooking<'_>) -> Envelope {
             starts_at: rfc3339(new.starts_at),
             ends_at: rfc3339(new.ends_at),
             location_name: new.location_name.to_owned(),
+            rescheduled_from: new.rescheduled_from.map(|id| id.0),
+            rescheduled_to: None,
         },
     })
 }

@@ -203,6 +203,18 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
         reminder: Reminder::Keep,
     };
     match event {
+        // A reschedule is told once, by the booking it made: the old one's cancel tells nobody.
+        Event::BookingRequested { booking: b } if b.rescheduled_from.is_some() => keep(vec![notice(
+            b.coach_id,
+            Kind::BookingRescheduled,
+            "Booking moved",
+            format!(
+                "{} moved their session to {}; the new time waits for your answer.",
+                name(b.client_id),
+                when(b)
+            ),
+            COACH_DASHBOARD,
+        )]),
         Event::BookingRequested { booking: b } => keep(vec![notice(
             b.coach_id,
             Kind::BookingRequested,
@@ -210,6 +222,10 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
             format!("{} asked to book {}.", name(b.client_id), when(b)),
             COACH_DASHBOARD,
         )]),
+        Event::BookingCancelled { booking: b, .. } if b.rescheduled_to.is_some() => Plan {
+            now: vec![],
+            reminder: Reminder::CallOff(b.booking_id),
+        },
         Event::BookingConfirmed { booking: b } => {
             let reminders = vec![
                 notice(
@@ -482,6 +498,8 @@ mod tests {
             starts_at: starts_at.into(),
             ends_at: "2030-06-03T11:00:00Z".into(),
             location_name: "Court A".into(),
+            rescheduled_from: None,
+            rescheduled_to: None,
         }
     }
 
@@ -537,6 +555,42 @@ mod tests {
         assert!(plan.now[0].body.contains("late cancellation"));
         assert!(plan.now[0].body.contains("Reason: sick"));
         assert_eq!(plan.reminder, Reminder::CallOff(b.booking_id));
+    }
+
+    #[test]
+    fn a_reschedule_tells_the_coach_once_that_the_booking_moved() {
+        let old = booking("2030-06-03T10:00:00Z");
+        let new = BookingFact {
+            booking_id: Uuid::new_v4(),
+            booking_date: "2030-06-05".into(),
+            rescheduled_from: Some(old.booking_id),
+            ..old.clone()
+        };
+        let made = plan(
+            &Event::BookingRequested { booking: new.clone() },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(made.now.len(), 1);
+        assert_eq!(made.now[0].user_id, new.coach_id);
+        assert_eq!(made.now[0].kind, Kind::BookingRescheduled);
+        assert!(made.now[0].body.contains("2030-06-05"), "{}", made.now[0].body);
+
+        let replaced = plan(
+            &Event::BookingCancelled {
+                booking: BookingFact {
+                    rescheduled_to: Some(new.booking_id),
+                    ..old.clone()
+                },
+                by: Party::Client,
+                reason: None,
+                late: false,
+            },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert!(replaced.now.is_empty(), "the move was told by the new booking");
+        assert_eq!(replaced.reminder, Reminder::CallOff(old.booking_id));
     }
 
     #[test]

@@ -117,6 +117,8 @@ fn confirmed(coach: &pb::User, client: &pb::User) -> Envelope {
                 starts_at: at(starts),
                 ends_at: at(starts + Days::hours(1)),
                 location_name: "Austin Rec Center".into(),
+                rescheduled_from: None,
+                rescheduled_to: None,
             },
         },
     }

@@ -48,6 +48,8 @@ fn booking(people: &People, starts_at: DateTime<Utc>) -> BookingFact {
         starts_at: rfc3339(starts_at),
         ends_at: rfc3339(starts_at + Duration::hours(1)),
         location_name: "Court A".into(),
+        rescheduled_from: None,
+        rescheduled_to: None,
     }
 }
 

@@ -132,6 +132,12 @@ pub struct BookingFact {
     pub starts_at: String,
     pub ends_at: String,
     pub location_name: String,
+    /// The booking this one replaces, when a reschedule made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rescheduled_from: Option<Uuid>,
+    /// The booking that replaced this one, when a reschedule cancelled it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rescheduled_to: Option<Uuid>,
 }
 
 /// What every reservation event says about the reservation.

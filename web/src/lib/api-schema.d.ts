@@ -1809,9 +1809,9 @@ export interface components {
         };
         /**
          * @example {
-         *       "end_date": "2026-07-03",
+         *       "end_date": "2030-07-03",
          *       "reason": "Tournament",
-         *       "start_date": "2026-07-01"
+         *       "start_date": "2030-07-01"
          *     }
          */
         ClosureBody: {
@@ -2572,9 +2572,9 @@ export interface components {
         };
         /**
          * @example {
-         *       "end_date": "2026-07-14",
+         *       "end_date": "2030-07-14",
          *       "reason": "Summer camp",
-         *       "start_date": "2026-07-01"
+         *       "start_date": "2030-07-01"
          *     }
          */
         TimeOffBody: {
@@ -9430,7 +9430,10 @@ export interface operations {
     update_preferences: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9443,6 +9446,8 @@ export interface operations {
             /** @description The email preferences as saved */
             200: {
                 headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9467,6 +9472,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -9478,6 +9492,15 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,7 +39,7 @@ pub struct TimeOff {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"start_date": "2026-07-01", "end_date": "2026-07-14", "reason": "Summer camp"}))]
+#[schema(example = json!({"start_date": "2030-07-01", "end_date": "2030-07-14", "reason": "Summer camp"}))]
 pub struct TimeOffBody {
     /// YYYY-MM-DD, the first day off.
     #[schema(format = Date)]

@@ -53,7 +53,7 @@ pub struct NewClosure {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"start_date": "2026-07-01", "end_date": "2026-07-03", "reason": "Tournament"}))]
+#[schema(example = json!({"start_date": "2030-07-01", "end_date": "2030-07-03", "reason": "Tournament"}))]
 pub struct ClosureBody {
     /// YYYY-MM-DD, the first closed day.
     #[schema(format = Date)]

@@ -287,7 +287,7 @@ async fn a_retry_while_the_first_attempt_is_still_being_carried_out_is_409() {
     );
     config.grpc_deadline = Duration::from_millis(1500);
     let gateway = mesh::gateway(config).await;
-    let client = gateway.register("client").await;
+    let client = mesh::registered(&backing, identity.url(), "client").await;
     let key = Uuid::new_v4().to_string();
     let body =
         json!({"coach_id": Uuid::new_v4(), "slot_id": Uuid::new_v4(), "booking_date": session_date(0)});

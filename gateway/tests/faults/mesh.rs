@@ -447,3 +447,17 @@ pub fn session_date(n: usize) -> String {
     use chrono::{Days, Utc};
     (Utc::now().date_naive() + Days::new(14 + n as u64)).to_string()
 }
+
+/// Registers a user with `role` through a gateway of its own with the usual deadline, for a test
+/// whose gateway has a short one: hashing a password on a busy machine may outlast it.
+pub async fn registered(backing: &Backing, identity: String, role: &str) -> User {
+    let registrar = gateway(gateway_config(
+        backing,
+        Upstreams {
+            identity,
+            ..Upstreams::none()
+        },
+    ))
+    .await;
+    registrar.register(role).await
+}

@@ -33,6 +33,7 @@ async fn a_service_that_never_answers_is_a_503_naming_it_within_the_deadline_whi
     // Arrange: a real identity-svc; coaching-svc is a silent peer.
     let backing = Backing::new(mesh::REDIS_URL).await;
     let identity = mesh::identity(&backing).await;
+    let client = mesh::registered(&backing, identity.url(), "client").await;
     let mut config = mesh::gateway_config(
         &backing,
         Upstreams {
@@ -43,7 +44,6 @@ async fn a_service_that_never_answers_is_a_503_naming_it_within_the_deadline_whi
     );
     config.grpc_deadline = DEADLINE;
     let gateway = mesh::gateway(config).await;
-    let client = gateway.register("client").await;
 
     // Act: several directory reads hang on coaching while the client reads their own account.
     let directory = futures::future::join_all((0..4).map(|_| gateway.get("/coaches", None)));

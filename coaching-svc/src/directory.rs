@@ -83,13 +83,7 @@ impl Filter {
             max_rate: amount(query.max_rate, "max_rate", 0.0, MAX_RATE)?,
             min_rating: amount(query.min_rating, "min_rating", 1.0, 5.0)?,
         };
-        if let (Some(low), Some(high)) = (filter.min_rate, filter.max_rate)
-            && low > high
-        {
-            return Err(Error::Invalid(format!(
-                "min_rate ({low}) must not be above max_rate ({high})"
-            )));
-        }
+        // A range whose least is above its most is no error: no coach is in it.
         Ok(filter)
     }
 
@@ -311,6 +305,17 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_range_upside_down_keeps_nobody() {
+        let filter = Filter::parse(&pb::DirectoryQuery {
+            min_rate: Some(50.0),
+            max_rate: Some(10.0),
+            ..Default::default()
+        })
+        .expect("no error: an empty range");
+        assert!(everyone().iter().all(|row| !filter.keeps(row)));
+    }
+
+    #[test]
     fn bad_values_are_refused_with_a_detail() {
         let bad = [
             pb::DirectoryQuery {
@@ -319,11 +324,6 @@ mod tests {
             },
             pb::DirectoryQuery {
                 min_rating: Some(6.0),
-                ..Default::default()
-            },
-            pb::DirectoryQuery {
-                min_rate: Some(50.0),
-                max_rate: Some(10.0),
                 ..Default::default()
             },
             pb::DirectoryQuery {

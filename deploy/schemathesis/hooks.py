@@ -40,13 +40,14 @@ _VALID_KEY = re.compile(r'^"?[!#-\[\]-~]{1,255}"?$')
 
 
 @schemathesis.hook
-def map_headers(ctx, headers):
+def before_call(ctx, case, kwargs):
     """An `Idempotency-Key` names one action: a key used again with another request is refused
-    (422), and the generator repeats its few short strings across cases. A valid generated key is
-    made unique per case, as a client makes one per action; an invalid one stays (its 400 is what
-    a negative case checks). The mesh tests cover keys used again."""
+    (422), and the generator repeats its few short strings across cases (in every phase, so this
+    runs right before each call rather than where headers are generated). A valid generated key is
+    made unique per call, as a client makes one per action; an invalid one stays (its 400 is what a
+    negative case checks). The mesh tests cover keys used again."""
+    headers = case.headers
     if isinstance(headers, dict):
         for name in list(headers):
             if name.lower() == "idempotency-key" and _VALID_KEY.match(str(headers[name])):
                 headers[name] = str(uuid.uuid4())
-    return headers

@@ -24,8 +24,10 @@ use crate::{
 #[into_params(parameter_in = Query)]
 pub struct DirectoryParams {
     /// Part of the coach's name or of a specialty, case-insensitive.
+    #[param(max_length = 100, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub q: Option<String>,
     /// One of the coach's specialties, case-insensitive.
+    #[param(max_length = 100, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub specialty: Option<String>,
     /// Dollars per hour, at least.
     #[param(value_type = Option<f64>, minimum = 0, maximum = 10000)]

@@ -3,9 +3,6 @@
 ARCHITECTURE.md: every error body is {"detail": "<a sentence a person can act on>"}.
 """
 
-import re
-import uuid
-
 import schemathesis
 
 
@@ -34,20 +31,3 @@ def map_query(ctx, query):
     if isinstance(query, dict) and "cursor" in query:
         return {name: value for name, value in query.items() if name != "cursor"}
     return query
-
-
-_VALID_KEY = re.compile(r'^"?[!#-\[\]-~]{1,255}"?$')
-
-
-@schemathesis.hook
-def before_call(ctx, case, kwargs):
-    """An `Idempotency-Key` names one action: a key used again with another request is refused
-    (422), and the generator repeats its few short strings across cases (in every phase, so this
-    runs right before each call rather than where headers are generated). A valid generated key is
-    made unique per call, as a client makes one per action; an invalid one stays (its 400 is what a
-    negative case checks). The mesh tests cover keys used again."""
-    headers = case.headers
-    if isinstance(headers, dict):
-        for name in list(headers):
-            if name.lower() == "idempotency-key" and _VALID_KEY.match(str(headers[name])):
-                headers[name] = str(uuid.uuid4())

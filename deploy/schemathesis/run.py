@@ -66,6 +66,20 @@ def call(method: str, url: str, body: dict | None = None, token: str | None = No
         return status, raw.decode(errors="replace")
 
 
+def without_idempotency_keys(spec: dict) -> dict:
+    """The document with no operation taking an `Idempotency-Key` header."""
+    spec = json.loads(json.dumps(spec))
+    for item in spec.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "parameters" in operation:
+                operation["parameters"] = [
+                    p
+                    for p in operation["parameters"]
+                    if not (p.get("in") == "header" and str(p.get("name", "")).lower() == "idempotency-key")
+                ]
+    return spec
+
+
 def api_root(base_url: str, spec: dict) -> str:
     """Where the document's paths are rooted: its first server (relative to the origin), else the origin."""
     servers = spec.get("servers") or []
@@ -136,9 +150,15 @@ def main() -> int:
     env["SCHEMATHESIS_HOOKS"] = "hooks"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
 
+    # An Idempotency-Key names one action, and a key used again with another request is a 422: the
+    # generator repeats its few strings across cases in every phase, so the document it fuzzes
+    # leaves the header out. The mesh tests (gateway/tests/mesh/idempotency.rs) cover every key rule.
+    fuzzed = report_dir / "openapi-without-idempotency-keys.json"
+    fuzzed.write_text(json.dumps(without_idempotency_keys(spec)))
+
     common = [
         "--config-file", str(HERE / "schemathesis.toml"),
-        "run", schema_url,
+        "run", str(fuzzed),
         "--url", api,
         "--checks", os.environ.get("ST_CHECKS", ",".join(CHECKS)),
         "--phases", os.environ.get("ST_PHASES", "examples,coverage,fuzzing"),

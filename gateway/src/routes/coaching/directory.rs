@@ -40,6 +40,7 @@ pub struct DirectoryParams {
     pub min_rating: Option<String>,
     /// `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
     /// first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+    #[param(pattern = "^(rating|price|price_desc|experience|name|distance)?$")]
     pub sort: Option<String>,
 }
 

@@ -90,6 +90,10 @@ pub const PATTERNS: &[(&str, &str)] = &[
         IDEMPOTENCY_KEY,
         "be 1 to 255 visible ASCII characters (no quote or backslash), such as a UUID",
     ),
+    (
+        DIRECTORY_SORT,
+        "be one of rating, price, price_desc, experience, name or distance",
+    ),
 ];
 /// An `Idempotency-Key` header ([`crate::idempotency`]): visible ASCII but `"` and `\`, bare or
 /// as a structured-field string.
@@ -114,6 +118,9 @@ pub const NO_NUL: &str = "^[^\\x00]*$";
 pub const EMAIL: &str = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$";
 /// Blank (no phone), or digits with spaces and `+-().`, at least one digit.
 pub const PHONE: &str = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$";
+
+/// The coach directory's order (`sort`, `routes::coaching::directory`), or none.
+pub const DIRECTORY_SORT: &str = "^(rating|price|price_desc|experience|name|distance)?$";
 
 /// A calendar feed's file in its address (a path parameter, `routes::calendar`): the feed's
 /// secret, 43 URL-safe characters, then `.ics`.

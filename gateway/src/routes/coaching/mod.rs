@@ -6,6 +6,7 @@ pub mod directory;
 pub mod locations;
 pub mod policy;
 pub mod profile;
+pub mod search;
 pub mod slots;
 pub mod time_off;
 

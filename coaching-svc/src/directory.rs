@@ -2,11 +2,13 @@
 //! searches: which coaches a [`Filter`] keeps and in which [`Sort`] order, a page at a time.
 //!
 //! The rows come from the same one statement as always (the whole directory, or a search's
-//! matches, with their review figures), and are filtered, ordered and paged here: a filtered page
-//! costs one statement like the whole list, and the searches and the directory apply exactly the
-//! same rules. The list without a query is the untouched path of SPEC.md.
+//! matches, with their review figures), and are filtered, ordered and paged here, so the searches
+//! and the directory apply exactly the same rules. The directory's rows are kept between changes
+//! as a [`Snapshot`] (by [`crate::remembered`]), each order sorted once: a page, filtered or not,
+//! reads from where the last one ended only as far as it needs. The list without a query is the
+//! untouched path of SPEC.md.
 
-use std::cmp::Ordering;
+use std::{cmp::Ordering, sync::OnceLock};
 
 use platform::pages::Page;
 use proto::coaching::v1 as pb;
@@ -87,7 +89,7 @@ impl Filter {
         Ok(filter)
     }
 
-    /// Whether the coach passes every filter given.
+    /// Whether the coach passes every filter given (the cheap comparisons first).
     pub fn keeps(&self, row: &ListingRow) -> bool {
         let has = |wanted: &str, exact: bool| {
             row.specialties.iter().any(|s| {
@@ -95,16 +97,18 @@ impl Filter {
                 if exact { s == wanted } else { s.contains(wanted) }
             })
         };
-        let name = row.coach_name.as_deref().unwrap_or_default().to_lowercase();
-        self.q
-            .as_deref()
-            .is_none_or(|q| name.contains(q) || has(q, false))
-            && self.specialty.as_deref().is_none_or(|s| has(s, true))
-            && self.min_rate.is_none_or(|low| row.hourly_rate >= low)
+        let named = |q: &str| {
+            row.coach_name
+                .as_deref()
+                .is_some_and(|name| name.to_lowercase().contains(q))
+        };
+        self.min_rate.is_none_or(|low| row.hourly_rate >= low)
             && self.max_rate.is_none_or(|high| row.hourly_rate <= high)
             && self
                 .min_rating
                 .is_none_or(|low| row.rating_average.is_some_and(|a| a >= low))
+            && self.specialty.as_deref().is_none_or(|s| has(s, true))
+            && self.q.as_deref().is_none_or(|q| named(q) || has(q, false))
     }
 }
 
@@ -126,6 +130,19 @@ impl Sort {
                 )));
             }
         })
+    }
+
+    /// This order's place in [`Snapshot`]'s orders; a distance, which the directory has not,
+    /// orders it as listed.
+    fn slot(self) -> usize {
+        match self {
+            Self::Listed | Self::Distance => 0,
+            Self::Rating => 1,
+            Self::Price => 2,
+            Self::PriceDesc => 3,
+            Self::Experience => 4,
+            Self::Name => 5,
+        }
     }
 
     /// The row's place in this order: ascending on every part.
@@ -184,6 +201,73 @@ pub fn answer(
     }
     let (rows, next) = page.split(kept, |(key, _)| key.clone());
     (rows.into_iter().map(|(_, row)| row).collect(), next)
+}
+
+/// The whole directory as read at one revision, and each of its orders, sorted the first time a
+/// page asks for it.
+pub struct Snapshot {
+    revision: i64,
+    rows: Vec<ListingRow>,
+    /// By [`Sort::slot`]: (key, index into `rows`), ascending.
+    orders: [OnceLock<Vec<(Keyset, usize)>>; 6],
+}
+
+impl Snapshot {
+    pub fn new(revision: i64, rows: Vec<ListingRow>) -> Self {
+        Self {
+            revision,
+            rows,
+            orders: Default::default(),
+        }
+    }
+
+    /// The revision of the directory these rows were read at (or after).
+    pub fn revision(&self) -> i64 {
+        self.revision
+    }
+
+    /// Every coach, oldest profile first.
+    pub fn rows(&self) -> &[ListingRow] {
+        &self.rows
+    }
+
+    fn order(&self, sort: Sort) -> &[(Keyset, usize)] {
+        self.orders[sort.slot()].get_or_init(|| {
+            let mut order: Vec<(Keyset, usize)> = self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(index, row)| (sort.key(row), index))
+                .collect();
+            order.sort_by(|a, b| compare(&a.0, &b.0));
+            order
+        })
+    }
+
+    /// The page of the coaches `filter` keeps, in `sort` order, after `page.after`, and the next
+    /// page's keyset: the same answer as [`answer`] over [`Snapshot::rows`], found by a binary
+    /// search for where the page starts and read no further than the page needs.
+    pub fn page(&self, filter: &Filter, sort: Sort, page: &Page<Keyset>) -> (Vec<ListingRow>, String) {
+        let order = self.order(sort);
+        let start = page.after.as_ref().map_or(0, |after| {
+            order.partition_point(|(key, _)| compare(key, after) != Ordering::Greater)
+        });
+        let fetch = page
+            .fetch()
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let kept: Vec<&(Keyset, usize)> = order[start..]
+            .iter()
+            .filter(|(_, index)| filter.keeps(&self.rows[*index]))
+            .take(fetch)
+            .collect();
+        let (kept, next) = page.split(kept, |(key, _)| key.clone());
+        (
+            kept.into_iter()
+                .map(|(_, index)| self.rows[*index].clone())
+                .collect(),
+            next,
+        )
+    }
 }
 
 #[cfg(test)]
@@ -302,6 +386,48 @@ mod tests {
         assert_eq!(names(&first), ["Bo Baker", "Di Dunn", "Cy Carter"]);
         let (rest, last) = answer(rows, &all, Sort::Price, &Page::parse(3, &next).unwrap());
         assert_eq!((names(&rest), last.as_str()), (vec!["Ann Archer"], ""));
+    }
+
+    #[test]
+    fn a_snapshot_pages_as_the_whole_answer_orders_in_every_order_and_filter() {
+        let rows = everyone();
+        let snapshot = Snapshot::new(1, rows.clone());
+        let filters = [
+            Filter::default(),
+            Filter::parse(&query("shoot", "")).unwrap(),
+            Filter::parse(&pb::DirectoryQuery {
+                min_rating: Some(4.0),
+                ..Default::default()
+            })
+            .unwrap(),
+        ];
+        let sorts = [
+            Sort::Listed,
+            Sort::Rating,
+            Sort::Price,
+            Sort::PriceDesc,
+            Sort::Experience,
+            Sort::Name,
+        ];
+        for filter in &filters {
+            for sort in sorts {
+                let whole = names(&answer(rows.clone(), filter, sort, &whole()).0).join(", ");
+                let (mut paged, mut next) = snapshot.page(filter, sort, &Page::parse(2, "").unwrap());
+                while !next.is_empty() {
+                    let (more, after) = snapshot.page(filter, sort, &Page::parse(2, &next).unwrap());
+                    assert!(more.len() <= 2);
+                    paged.extend(more);
+                    next = after;
+                }
+                assert_eq!(names(&paged).join(", "), whole, "{sort:?} {filter:?}");
+            }
+        }
+        let (all, next) = snapshot.page(&Filter::default(), Sort::Listed, &whole());
+        assert_eq!(
+            (all.len(), next.as_str()),
+            (4, ""),
+            "without a limit, the whole list"
+        );
     }
 
     #[test]

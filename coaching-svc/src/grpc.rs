@@ -8,6 +8,8 @@
 //! - anyone: the directory, its searches, geocoding, `GetSlot` and `GetCoachSchedule` (what
 //!   booking-svc books and computes the bookable calendar with).
 
+use std::sync::Arc;
+
 use chrono::Utc;
 use platform::{
     auth::{self, Role},
@@ -24,6 +26,7 @@ use crate::{
         earliest_date, format_time, location_zone, parse_date, parse_id, round_miles, state_forms,
     },
     error::Error,
+    remembered::RememberedDirectory,
     store::{self, ListingRow, LocationRow, ProfileRow, SlotRow, SlotSnapshot, TimeOffRow},
     zones::derived_zone,
 };
@@ -33,6 +36,7 @@ use crate::{
 pub struct CoachingService {
     pub db: PgPool,
     pub gazetteer: &'static Gazetteer,
+    pub directory: Arc<RememberedDirectory>,
 }
 
 impl From<ProfileRow> for pb::CoachProfile {
@@ -422,10 +426,10 @@ impl Coaching for CoachingService {
             ),
             None => (Filter::default(), Sort::Listed, Page::parse(0, "")?),
         };
-        let rows = store::directory(&self.db).await?;
+        let directory = self.directory.get(&self.db).await?;
         let (rows, next) = match query {
-            Some(_) => directory::answer(rows, &filter, sort, &page),
-            None => (rows, String::new()),
+            Some(_) => directory.page(&filter, sort, &page),
+            None => (directory.rows().to_vec(), String::new()),
         };
         Ok(Response::new(pb::ListCoachesResponse {
             coaches: listings(rows),

@@ -12,6 +12,7 @@ mod domain;
 mod error;
 mod events;
 mod grpc;
+mod remembered;
 mod store;
 mod zones;
 
@@ -69,6 +70,7 @@ pub async fn build(config: Config) -> anyhow::Result<Server> {
     let service = CoachingServer::new(grpc::CoachingService {
         db: db.clone(),
         gazetteer,
+        directory: Default::default(),
     });
     Ok(
         Host::bind(service, config.listen_addr, config.ops_addr, verifier, &db)

@@ -614,6 +614,16 @@ fn snapshot_of(row: &sqlx::postgres::PgRow, time_off: Vec<TimeOffRow>) -> Result
     })
 }
 
+/// The directory's revision: it moves in the same transaction as every change a listing shows
+/// (`coaching.directory_revision`, kept by triggers).
+pub async fn directory_revision(db: impl PgExecutor<'_>) -> Result<i64, Error> {
+    Ok(
+        sqlx::query_scalar("select revision from coaching.directory_revision")
+            .fetch_one(db)
+            .await?,
+    )
+}
+
 /// The whole directory, oldest profile first, in one statement.
 pub async fn directory(db: impl PgExecutor<'_>) -> Result<Vec<ListingRow>, Error> {
     Ok(sqlx::query_as::<_, ListingRow>(concat!(

@@ -1,11 +1,11 @@
-//! The coach directory: who is listed, with what, and the version that changes with it.
+//! The coach directory: who is listed, with what, and the revision that changes with it.
 
 use std::collections::HashSet;
 
 use proto::coaching::v1 as pb;
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, location};
+use crate::helpers::{TestApp, as_user, location, profile_fields};
 
 fn city_states(listing: &pb::CoachListing) -> Vec<(String, String)> {
     listing
@@ -104,12 +104,17 @@ async fn a_directory_of_1000_coaches_comes_back_whole_with_their_locations_from_
 
     let statements_before = app.statements_run();
     let coaches = app.directory().await.coaches;
+    let first = app.statements_run() - statements_before;
+    let statements_before = app.statements_run();
+    let again = app.directory().await.coaches;
+    let unchanged = app.statements_run() - statements_before;
 
     assert_eq!(
-        app.statements_run() - statements_before,
-        1,
-        "the directory is one statement"
+        (first, unchanged),
+        (2, 1),
+        "the revision and the directory in one statement; then, unchanged, the revision only"
     );
+    assert_eq!(again, coaches);
     let listed: HashSet<Uuid> = coaches.iter().map(|c| c.coach_id.parse().unwrap()).collect();
     assert_eq!(coaches.len(), 1000);
     assert_eq!(listed, seeded);
@@ -159,7 +164,11 @@ async fn a_directory_of_1000_rated_coaches_costs_the_statements_of_one_without_r
     let rated = app.directory().await.coaches;
     let with = app.statements_run() - before;
 
-    assert_eq!((without, with), (1, 1), "one statement, rated or not");
+    assert_eq!(
+        (without, with),
+        (2, 2),
+        "the revision, then one statement, rated or not: the figures moved the revision"
+    );
     assert!(
         unrated
             .iter()
@@ -172,4 +181,72 @@ async fn a_directory_of_1000_rated_coaches_costs_the_statements_of_one_without_r
             .all(|c| c.rating_count == 3 && c.rating_average.is_some_and(|a| (1.0..=5.0).contains(&a))),
         "every coach rated"
     );
+}
+
+/// A page of the directory sorted by price, first page of two coaches.
+async fn cheapest_two(app: &TestApp) -> Vec<pb::CoachListing> {
+    let query = pb::DirectoryQuery {
+        sort: "price".into(),
+        limit: 2,
+        ..Default::default()
+    };
+    let request = pb::ListCoachesRequest { query: Some(query) };
+    app.api()
+        .list_coaches(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .coaches
+}
+
+#[tokio::test]
+async fn a_page_shows_every_change_at_once_and_costs_one_statement_while_nothing_changes() {
+    let app = TestApp::start().await;
+    let dear = app.coach();
+    app.create_profile(&dear, profile_fields(90.0, 5, &["Shooting"]))
+        .await
+        .unwrap();
+    let cheap = app.coach();
+    app.create_profile(&cheap, profile_fields(40.0, 5, &["Defense"]))
+        .await
+        .unwrap();
+    let ids = |page: &[pb::CoachListing]| page.iter().map(|c| c.coach_id.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        ids(&cheapest_two(&app).await),
+        [cheap.id.to_string(), dear.id.to_string()]
+    );
+
+    let before = app.statements_run();
+    cheapest_two(&app).await;
+    assert_eq!(app.statements_run() - before, 1, "unchanged: the revision only");
+
+    // A profile change, a new location and new review figures are each on the next page read.
+    let request = as_user(
+        &dear,
+        pb::UpdateCoachProfileRequest {
+            fields: Some(profile_fields(30.0, 5, &["Shooting"])),
+        },
+    );
+    app.api().update_coach_profile(request).await.unwrap();
+    let page = cheapest_two(&app).await;
+    assert_eq!(ids(&page), [dear.id.to_string(), cheap.id.to_string()]);
+    assert_eq!(page[0].hourly_rate, 30.0);
+
+    app.create_location(&cheap, location("Gym", "Austin", "TX"))
+        .await
+        .unwrap();
+    assert_eq!(
+        city_states(&cheapest_two(&app).await[1]),
+        [("Austin".into(), "TX".into())]
+    );
+
+    sqlx::query(
+        "insert into coaching.coach_rating (coach_id, rating_count, rating_sum, revision) values ($1, 2, 9, 1)",
+    )
+    .bind(cheap.id)
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let page = cheapest_two(&app).await;
+    assert_eq!((page[1].rating_count, page[1].rating_average), (2, Some(4.5)));
 }

@@ -9,12 +9,14 @@ per-coach and per-gym ones times N at --scale N: 10 gives 10,000 coaches, 100,00
   identity.app_user      1 admin is made by identity-svc; here 1,000 coaches, 10,000 clients and
                          200 gyms, all with the one precomputed argon2id hash of --password;
                          identity.client_profile for half of the clients
-  coaching.*             a profile, 2 locations (real US cities from proto/platform/data/us_places.csv,
-                         jittered a mile or two) and 5 weekly slots (5 different weekdays) per coach
+  coaching.*             a profile (with coaching's copy of the name), 2 locations (real US
+                         cities from proto/platform/data/us_places.csv, jittered a mile or two),
+                         5 weekly slots (5 different weekdays) per coach, and the review figures
+                         booking's events would have left (coaching.coach_rating)
   booking.booking        50,000 bookings: one coach with 500 (5 slots x 100 weeks; x N weeks at
                          --scale N), the others 49 or 50 (5 slots x 10 weeks), each (coach, slot,
                          date) at most once, so the unique and the no-overlap constraints hold for
-                         any status mix
+                         any status mix; booking.review: a review of about half the completed ones
   gym.*                  200 gyms, one location each, 5 courts each, 30 days x 3 times of availability
 and into --out: fixtures.json (ids, emails and query points for the scenarios) and
 booking_bodies.jsonl (one POST /api/bookings body per line: distinct future slot/date pairs that
@@ -76,6 +78,14 @@ James Bennett Gray Mendoza Ruiz Hughes Price Alvarez Castillo Sanders Patel Myer
 Foster""".split()
 STREETS = """Main Oak Pine Maple Cedar Elm Washington Lake Hill Park Walnut Spring Ridge Church Willow
 Jackson Franklin Lincoln Jefferson Madison Adams Sunset Highland River Center""".split()
+REVIEW_COMMENTS = [
+    "Great session, clear drills and lots of reps.",
+    "Patient coach, my shooting form is already better.",
+    "Good workout, started a few minutes late.",
+    "Exactly what my daughter needed before tryouts.",
+    "Knows the game, explains the why behind every drill.",
+    "Fine, but the court was crowded.",
+]
 SPECIALTIES = [
     "basketball", "volleyball", "shooting", "ball handling", "defense", "footwork", "setting",
     "serving", "passing", "blocking", "conditioning", "post moves", "youth development",
@@ -168,10 +178,12 @@ def main() -> None:
     # ---- identity ------------------------------------------------------------------------------
     users = []  # (user_id, email, hash, full_name, phone, role, created_at)
     coaches, clients, gyms = [], [], []
+    coach_names: dict[uuid.UUID, str] = {}
     for i in range(N_COACHES):
         uid = new_id()
         coaches.append(uid)
-        users.append((uid, f"coach{i:04d}@bench.example.com", pw, name(rng), phone(rng), "coach", past_ts(rng, now)))
+        coach_names[uid] = name(rng)
+        users.append((uid, f"coach{i:04d}@bench.example.com", pw, coach_names[uid], phone(rng), "coach", past_ts(rng, now)))
     for i in range(N_CLIENTS):
         uid = new_id()
         clients.append(uid)
@@ -209,6 +221,7 @@ def main() -> None:
             years,
             created,
             created,
+            coach_names[coach],  # coaching's copy of the name (issue 19: q and sort=name)
         ))
         home = weighted_place(rng, places, weights)
         own = []
@@ -280,6 +293,25 @@ def main() -> None:
             book(coach, slot_id, weekday, start, end, loc_name, zone, week)
     assert len(bookings) == N_BOOKINGS, len(bookings)
 
+    # Reviews (issue 19): the client of a completed session reviews it half the time, mostly
+    # warmly; each coach's figures are written as booking-svc's events would leave coaching's copy.
+    # A generator of its own, so the rest of the data set is the one it was before reviews.
+    review_rng = random.Random(args.seed + 1)
+    reviews, figures = [], {}
+    for b in bookings:
+        if b[8] != "completed" or review_rng.random() >= 0.5:
+            continue
+        booking_id, client, coach, ends_at = b[0], b[1], b[2], b[14]
+        stars = review_rng.choices([1, 2, 3, 4, 5], weights=[1, 1, 3, 8, 12])[0]
+        written = min(ends_at + dt.timedelta(hours=review_rng.randrange(1, 72)), now)
+        comment = review_rng.choice(REVIEW_COMMENTS) if review_rng.random() < 0.7 else None
+        reviews.append((new_id(), booking_id, coach, client, stars, comment, written, written))
+        count, total, by_star = figures.setdefault(coach, [0, 0, [0] * 5])
+        figures[coach][0], figures[coach][1] = count + 1, total + stars
+        by_star[stars - 1] += 1
+    coach_ratings = [(coach, count, total, by_star, count) for coach, (count, total, by_star) in figures.items()]
+    review_revisions = [(coach, count) for coach, (count, _, _) in figures.items()]
+
     # ---- gym -----------------------------------------------------------------------------------
     gym_profiles, gym_locations, courts, availability = [], [], [], []
     for gym in gyms:
@@ -323,10 +355,13 @@ def main() -> None:
     tables = [
         ("identity.app_user", "user_id, email, password_hash, full_name, phone, role, created_at", users),
         ("identity.client_profile", "user_id, age, grade, sport, skill_level, profile_picture_url", client_profiles),
-        ("coaching.coach_profile", "coach_id, bio, specialties, hourly_rate, years_experience, created_at, updated_at", profiles),
+        ("coaching.coach_profile", "coach_id, bio, specialties, hourly_rate, years_experience, created_at, updated_at, coach_name", profiles),
+        ("coaching.coach_rating", "coach_id, rating_count, rating_sum, stars, revision", coach_ratings),
         ("coaching.location", "location_id, coach_id, name, address, court_number, city, state, latitude, longitude, time_zone, created_at", locations),
         ("coaching.slot", "slot_id, coach_id, slot_type, day_of_week, specific_date, start_time, end_time, location_id, created_at", slots),
         ("booking.booking", "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, location_name, status, payment_status, created_at, updated_at, time_zone, starts_at, ends_at, expires_at", bookings),
+        ("booking.review", "review_id, booking_id, coach_id, client_id, rating, comment, created_at, updated_at", reviews),
+        ("booking.coach_review_revision", "coach_id, revision", review_revisions),
         ("gym.gym_profile", "gym_id, gym_name, description, phone, created_at, updated_at", gym_profiles),
         ("gym.gym_location", "location_id, gym_id, name, address, city, state, latitude, longitude, time_zone, created_at", gym_locations),
         ("gym.court", "court_id, location_id, court_name, court_type, created_at", courts),
@@ -339,7 +374,8 @@ def main() -> None:
         fail(f"cannot connect to {args.dsn}: {e}")
     with conn:
         with conn.cursor() as cur:
-            for schema_table in ("identity.app_user", "coaching.slot", "booking.booking", "gym.court_availability"):
+            for schema_table in ("identity.app_user", "coaching.slot", "coaching.coach_rating", "booking.booking",
+                                 "booking.review", "gym.court_availability"):
                 cur.execute(f"select to_regclass('{schema_table}') is not null")
                 if not cur.fetchone()[0]:
                     fail(f"{schema_table} does not exist: start the mesh first (each service migrates its schema)")

@@ -12,6 +12,10 @@ import { useCoaches } from '@/features/coaching/api/get-coaches';
 import { CoachCardSkeletons } from '@/features/coaching/components/coach-card-skeletons';
 import { PublicCoachCard } from '@/features/coaching/components/public-coach-card';
 import { directoryStats, filterCoaches } from '@/features/coaching/utils/filter-coaches';
+import { useProgressive } from '@/lib/use-progressive';
+
+/** Cards rendered at first, and added each time the reader nears the end of the list. */
+const CARDS_AT_A_TIME = 24;
 
 /** "/expert-coaches" (SPEC §2 Public coaches page): browse without signing in. */
 export default function ExpertCoachesRoute() {
@@ -24,6 +28,8 @@ export default function ExpertCoachesRoute() {
   const shown = filterCoaches(coaches, search);
   const stats = directoryStats(coaches);
   const searching = search.trim() !== '';
+  // A city's directory is thousands of coaches: a screenful of cards at a time, never all at once.
+  const progressive = useProgressive(shown, CARDS_AT_A_TIME, search.trim().toLowerCase());
 
   return (
     <div className="min-h-screen bg-background">
@@ -90,13 +96,26 @@ export default function ExpertCoachesRoute() {
               description="Try adjusting your search criteria"
             />
           ) : (
-            <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {shown.map((coach) => (
-                <li key={coach.coach_id}>
-                  <PublicCoachCard coach={coach} />
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                {progressive.shown.map((coach) => (
+                  <li key={coach.coach_id}>
+                    <PublicCoachCard coach={coach} />
+                  </li>
+                ))}
+              </ul>
+              {progressive.hasMore ? (
+                <div ref={progressive.sentinel} className="mt-8 flex justify-center">
+                  <Button variant="outline" onClick={progressive.showMore}>
+                    Show more coaches
+                    <span className="sr-only">
+                      {' '}
+                      ({progressive.shown.length} of {shown.length} shown)
+                    </span>
+                  </Button>
+                </div>
+              ) : null}
+            </>
           )}
         </div>
 

@@ -55,6 +55,22 @@ describe('the public coaches page', () => {
     expect(within(card).getByText('$42.50/hr')).toBeInTheDocument();
   });
 
+  it('renders a long directory a screenful at a time, and a search starts again from its first', async () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      coachListing({ coach_id: `c${i}`, coach_name: `Coach ${i}`, specialties: [i % 2 ? 'Defense' : 'Shooting'] }),
+    );
+    const { user } = renderApp('/expert-coaches', { api: { 'GET /coaches': many } });
+    expect(await screen.findAllByTestId('coach-card')).toHaveLength(24);
+    expect(screen.getByLabelText('Coach summary')).toHaveTextContent('30');
+    await user.click(screen.getByRole('button', { name: /Show more coaches/ }));
+    expect(screen.getAllByTestId('coach-card')).toHaveLength(30);
+    expect(screen.queryByRole('button', { name: /Show more coaches/ })).not.toBeInTheDocument();
+
+    await user.type(screen.getByPlaceholderText('Search by name or specialty...'), 'defense');
+    expect(screen.getByRole('heading', { name: '15 coaches found' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('coach-card')).toHaveLength(15);
+  });
+
   it('filters by name or specialty, case-insensitively, and counts the matches', async () => {
     const { user } = renderApp('/expert-coaches', { api: { 'GET /coaches': coaches } });
     const search = await screen.findByPlaceholderText('Search by name or specialty...');

@@ -123,6 +123,13 @@ async fn a_rename_shows_at_once_on_a_remembered_profile_and_on_bookings() {
         read_twice(&mesh, "/bookings", &client.token).await[0]["coach_name"],
         "First Name"
     );
+    // A page of the public directory: its names are remembered too (no token, no gate).
+    let page = "/coaches?limit=10";
+    for _ in 0..2 {
+        let (status, seen) = mesh.get(page, None).await;
+        assert_eq!(status, StatusCode::OK, "{seen}");
+        assert_eq!(seen[0]["coach_name"], "First Name");
+    }
 
     let admin = mesh.admin().await;
     let (status, body) = mesh
@@ -138,6 +145,8 @@ async fn a_rename_shows_at_once_on_a_remembered_profile_and_on_bookings() {
     let (_, seen) = mesh.get(&profile, Some(&client.token)).await;
     assert_eq!(seen["coach_name"], "Second Name");
     let (_, seen) = mesh.get("/bookings", Some(&client.token)).await;
+    assert_eq!(seen[0]["coach_name"], "Second Name");
+    let (_, seen) = mesh.get(page, None).await;
     assert_eq!(seen[0]["coach_name"], "Second Name");
 }
 

@@ -9,8 +9,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
-    call, error::ApiError, extract::Query, http_cache, memo::Rendered, names::named, pages::Paging,
-    routes::cache, state::AppState,
+    call,
+    error::ApiError,
+    extract::Query,
+    http_cache,
+    memo::{self, Rendered, Stamps},
+    names::named,
+    pages::Paging,
+    routes::cache,
+    state::AppState,
 };
 
 /// The directory's filters and order (issue 19), shared by `/coaches` and its two searches; all
@@ -124,6 +131,16 @@ pub(super) async fn with_names(
     state: &AppState,
     coaches: Vec<pb::CoachListing>,
 ) -> Result<Vec<CoachListing>, ApiError> {
+    // A public route reads no change stamps at the gate (`routes::authorize`); without them no
+    // remembered name is served, and every page would ask identity for its coaches' names.
+    let stamps = state.redis.stamps().await.unwrap_or_else(|down| {
+        tracing::warn!(error = %down, "change stamps unavailable; names read from identity");
+        Stamps::default()
+    });
+    memo::with_stamps(stamps, listed(state, coaches)).await
+}
+
+async fn listed(state: &AppState, coaches: Vec<pb::CoachListing>) -> Result<Vec<CoachListing>, ApiError> {
     let ids = |c: &pb::CoachListing| [c.coach_id.clone()];
     named(state, None, coaches, ids, |c, names| {
         let coach_name = names.get(&c.coach_id)?.to_owned();

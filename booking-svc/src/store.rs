@@ -253,7 +253,10 @@ macro_rules! listed_review_columns {
 
 /// A page of the bookings of a client or with a coach, by date, start time and id (one index
 /// range scan: `booking_client_page_idx` or `booking_coach_page_idx`), each with its review (a
-/// primary-key probe per row of the page), in one statement.
+/// probe of `review_booking_key` per row of the page), in one statement. The review is joined
+/// laterally with `limit 1` (one review per booking at most): a plain join lets the planner hash
+/// the whole review table for a long list, a cost that grows with every review on the platform
+/// instead of with the rows asked for.
 pub async fn bookings_of(
     db: impl PgExecutor<'_>,
     side: Side,
@@ -269,7 +272,8 @@ pub async fn bookings_of(
                 " from booking.booking where client_id = $1
                    and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
                  order by booking_date, start_time, booking_id limit $5) b
-                 left join booking.review r on r.booking_id = b.booking_id
+                 left join lateral (select * from booking.review r
+                                    where r.booking_id = b.booking_id limit 1) r on true
                  order by b.booking_date, b.start_time, b.booking_id"
             ),
             id,
@@ -283,7 +287,8 @@ pub async fn bookings_of(
                 " from booking.booking where coach_id = $1
                    and ($2::date is null or (booking_date, start_time, booking_id) > ($2, $3, $4))
                  order by booking_date, start_time, booking_id limit $5) b
-                 left join booking.review r on r.booking_id = b.booking_id
+                 left join lateral (select * from booking.review r
+                                    where r.booking_id = b.booking_id limit 1) r on true
                  order by b.booking_date, b.start_time, b.booking_id"
             ),
             id,

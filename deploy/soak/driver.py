@@ -326,8 +326,9 @@ def run(api, out, seconds, rate, n_workers):
 
 
 def psql(dsn, sql):
-    out = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", dsn, "-c", sql],
-                         check=True, capture_output=True, text=True).stdout
+    # The statement goes on stdin: a long soak's id lists are longer than a command line may be.
+    out = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", dsn],
+                         input=sql, check=True, capture_output=True, text=True).stdout
     return [line.split("\t") for line in out.splitlines() if line]
 
 

@@ -1,6 +1,8 @@
 //! coaching-svc: coach profiles, coach locations (with coordinates) and availability slots, and
-//! the coach directory with its city and nearby searches. Coach names are not held here: the
-//! gateway resolves them with identity's `GetUsers`, one batch per page.
+//! the coach directory with its city and nearby searches, kept in memory between changes
+//! ([`remembered`]). Names shown are identity's: the gateway resolves them with `GetUsers`, one
+//! batch per page; the copy of each coach's name kept here only filters and orders the directory
+//! (`q`, `sort=name`), refreshed by identity's `user_renamed` events.
 //!
 //! `build` connects, migrates and binds on the shared host ([`platform::host`]);
 //! [`Host::run_until`] serves gRPC and the ops port, and consumes identity's events, until the

@@ -359,3 +359,68 @@ async fn on_the_real_clock_an_unanswered_request_expires_after_a_one_minute_wind
     );
     assert_eq!(expired["late_cancellation"], false);
 }
+
+/// On the real clock: a confirmed session a couple of minutes from now completes by itself within
+/// 60 seconds of its end, with nothing moved by the test.
+#[tokio::test]
+async fn on_the_real_clock_a_confirmed_session_completes_within_a_minute_of_its_end() {
+    use chrono::{DurationRound, TimeDelta};
+
+    let mesh = Mesh::start().await;
+    let coach = user(&mesh, "coach", "Carla Coach").await;
+    // No zone given: the profile's zone is UTC, and so is a slot's without a location.
+    let (status, body) = mesh
+        .post(
+            "/coach/profile",
+            Some(&coach.token),
+            json!({"bio": "Short sessions.", "specialties": ["Shooting"],
+                   "hourly_rate": 60.0, "years_experience": 8}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    // The next whole minute at least a minute away, moved past 23:59 so that the one-minute
+    // session ends on the date it starts.
+    let mut starts = (Utc::now() + TimeDelta::minutes(2))
+        .duration_trunc(TimeDelta::minutes(1))
+        .unwrap();
+    if starts.format("%H:%M").to_string() == "23:59" {
+        starts += TimeDelta::minutes(1);
+    }
+    let ends = starts + TimeDelta::minutes(1);
+    let (status, slot) = mesh
+        .post(
+            "/availability",
+            Some(&coach.token),
+            json!({"slot_type": "one-time", "specific_date": starts.date_naive().to_string(),
+                   "start_time": starts.format("%H:%M").to_string(),
+                   "end_time": ends.format("%H:%M").to_string()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{slot}");
+    let client = user(&mesh, "client", "Chris Client").await;
+    let slot_id = slot["slot_id"].as_str().unwrap();
+    let (status, booking) = book(&mesh, &client, &coach, slot_id, &starts.date_naive().to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{booking}");
+    assert_eq!(at(booking["ends_at"].as_str().unwrap()), ends);
+    let booking_id = booking["booking_id"].as_str().unwrap();
+    let (status, body) = patch(
+        &mesh,
+        &format!("/coach/bookings/{booking_id}/approve"),
+        &coach,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let wait = (ends - Utc::now()).to_std().unwrap_or_default() + Duration::from_secs(75);
+    let completed = until_status(&mesh, &coach, booking_id, "completed", wait).await;
+
+    let seen = Utc::now();
+    assert!(seen >= ends, "not before the session ended");
+    assert!(
+        seen <= ends + TimeDelta::seconds(60),
+        "within 60 seconds of its end"
+    );
+    assert_eq!(listed(&mesh, &client, booking_id).await["status"], "completed");
+    assert_eq!(completed["cancelled_by"], Value::Null);
+}

@@ -7,6 +7,7 @@
 mod mesh;
 
 mod idempotency;
+mod live;
 mod redis_down;
 mod replicas;
 mod service_slow;

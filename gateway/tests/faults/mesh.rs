@@ -312,6 +312,16 @@ impl Gateway {
         }
     }
 
+    /// Opens `GET /api{path}` as `token` and hands back the response unread (a stream).
+    pub async fn open(&self, path: &str, token: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}/api{path}", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("the gateway answers")
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
         self.call(Method::GET, path, token, None).await
     }

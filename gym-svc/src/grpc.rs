@@ -242,11 +242,13 @@ impl GymService {
 
     /// Approves a pending request in one transaction: the availability is locked first, so
     /// concurrent approvals of one availability run one at a time and only the first reserves it;
-    /// every other pending request for it is denied.
+    /// every other pending request for it is denied. Its location is share-locked with it, so a
+    /// closure is either made before (and the approval refused) or after (and the reservation
+    /// stands, as one approved earlier would).
     async fn approve(&self, gym: &Caller, reservation_id: Uuid) -> Result<ReservationRow, Error> {
         let found = self.gyms_reservation(gym, reservation_id).await?;
         let mut tx = self.db.begin().await?;
-        let state = store::lock_availability(&mut *tx, found.availability_id)
+        let state = store::lock_availability_to_approve(&mut *tx, found.availability_id)
             .await?
             .ok_or_else(|| Error::NotFound(NO_AVAILABILITY.into()))?;
         let status = store::lock_reservation(&mut *tx, reservation_id)
@@ -259,6 +261,12 @@ impl GymService {
             state.withdrawn,
             self.clock.now(),
         )?;
+        if let Some(closed) = store::closure_on(&mut *tx, found.availability_id).await? {
+            return Err(Error::Precondition(format!(
+                "{}; this request cannot be approved",
+                closed_sentence(closed.start_date, closed.end_date, closed.reason.as_deref())
+            )));
+        }
         store::set_reservation_status(&mut *tx, reservation_id, approved, None).await?;
         store::mark_reserved(&mut *tx, found.availability_id).await?;
         let denied = store::deny_pending_for(&mut *tx, found.availability_id).await?;

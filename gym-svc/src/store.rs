@@ -665,6 +665,23 @@ pub async fn lock_availability(
     )
 }
 
+/// The state of court time about to be approved, locked for the rest of the caller's
+/// transaction: approvals of one availability run one after another, and its location is
+/// share-locked as a request's is, so a closure being made (which locks the location for update)
+/// and an approval wait for each other: no approval lands on the dates of a closure as it is made.
+pub async fn lock_availability_to_approve(
+    db: impl PgExecutor<'_>,
+    availability_id: Uuid,
+) -> Result<Option<AvailabilityState>, Error> {
+    Ok(sqlx::query_as::<_, AvailabilityState>(concat!(
+        availability_state!(),
+        " for update of a for share of l"
+    ))
+    .bind(availability_id)
+    .fetch_optional(db)
+    .await?)
+}
+
 pub async fn mark_reserved(db: impl PgExecutor<'_>, availability_id: Uuid) -> Result<(), Error> {
     sqlx::query("update gym.court_availability set is_reserved = true where availability_id = $1")
         .bind(availability_id)

@@ -1,10 +1,11 @@
 //! Closures of a gym location: court time on closed dates is not offered nor requestable, and
-//! requests pending on them when the closure is made are denied with its reason.
+//! requests pending on them when the closure is made are denied with its reason; an approval
+//! never lands inside one.
 
 use proto::gym::v1 as pb;
 use tonic::{Code, Status};
 
-use crate::helpers::{Actor, TestApp, in_days};
+use crate::helpers::{Actor, TestApp, eventually, in_days};
 
 impl TestApp {
     async fn close(
@@ -170,4 +171,103 @@ async fn only_the_owning_gym_closes_lists_or_reopens_a_location() {
         "{}",
         reversed.message()
     );
+}
+
+#[tokio::test]
+async fn a_request_on_a_closed_date_cannot_be_approved() {
+    let app = TestApp::spawn().await;
+    let (setup, inside) = app.open_court_time().await; // in 7 days
+    let pending = app.request(&app.coach(), &inside.availability_id).await;
+    // The closure as it stands when it was committed while the approval was under way: its denial
+    // of pending requests passed this one by. The API would deny the request, so it goes in here.
+    sqlx::query(
+        "insert into gym.closure (closure_id, location_id, start_date, end_date, reason)
+         values ($1, $2::uuid, $3::date, $4::date, 'Tournament')",
+    )
+    .bind(uuid::Uuid::now_v7())
+    .bind(&setup.location.location_id)
+    .bind(in_days(6))
+    .bind(in_days(8))
+    .execute(&app.db)
+    .await
+    .unwrap();
+
+    let refused = app
+        .approve(&setup.gym, &pending.reservation_id)
+        .await
+        .unwrap_err();
+
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(
+        refused.message(),
+        format!(
+            "this location is closed from {} to {} (Tournament); this request cannot be approved",
+            in_days(6),
+            in_days(8)
+        )
+    );
+    assert_eq!(app.status_of(&pending.reservation_id).await, "pending");
+    assert!(!app.is_reserved(&inside.availability_id).await);
+}
+
+#[tokio::test]
+async fn an_approval_waits_for_a_closure_being_made_and_is_then_refused() {
+    let app = TestApp::spawn().await;
+    let (setup, inside) = app.open_court_time().await; // in 7 days
+    let pending = app.request(&app.coach(), &inside.availability_id).await;
+    // A closure being made, held open: it has locked its location, as CreateClosure does first.
+    let mut closing = app.db.begin().await.unwrap();
+    sqlx::query("select 1 from gym.gym_location where location_id = $1::uuid for update")
+        .bind(&setup.location.location_id)
+        .execute(&mut *closing)
+        .await
+        .unwrap();
+
+    let mut approval = tokio::spawn({
+        let mut client = app.client();
+        let request = setup.gym.req(pb::ApproveReservationRequest {
+            reservation_id: pending.reservation_id.clone(),
+        });
+        async move { client.approve_reservation(request).await }
+    });
+    let waiting = async {
+        eventually("the approval waits on a lock", || async {
+            sqlx::query_scalar::<_, i64>(
+                "select count(*) from pg_stat_activity
+                 where datname = current_database() and wait_event_type = 'Lock'",
+            )
+            .fetch_one(&app.db)
+            .await
+            .unwrap()
+                > 0
+        })
+        .await
+    };
+    tokio::select! {
+        approved = &mut approval => panic!("approved while the closure was being made: {approved:?}"),
+        () = waiting => {}
+    }
+    sqlx::query(
+        "insert into gym.closure (closure_id, location_id, start_date, end_date, reason)
+         values ($1, $2::uuid, $3::date, $4::date, null)",
+    )
+    .bind(uuid::Uuid::now_v7())
+    .bind(&setup.location.location_id)
+    .bind(in_days(7))
+    .bind(in_days(7))
+    .execute(&mut *closing)
+    .await
+    .unwrap();
+    closing.commit().await.unwrap();
+
+    let refused = approval.await.unwrap().unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert!(
+        refused
+            .message()
+            .starts_with(&format!("this location is closed on {}", in_days(7))),
+        "{}",
+        refused.message()
+    );
+    assert!(!app.is_reserved(&inside.availability_id).await);
 }

@@ -37,8 +37,8 @@ pub struct Outreach {
     pub public_url: String,
     /// How often due reminders are looked for (`REMINDER_INTERVAL_MS`).
     pub reminder_interval: Duration,
-    /// The SMTP server emails go to (`SMTP_URL`, e.g. `smtp://127.0.0.1:1025`); unset, emails
-    /// wait in the outbox.
+    /// The SMTP server emails go to (`SMTP_URL`: `smtp://127.0.0.1:1025`, STARTTLS with
+    /// `smtp://…:587?tls=required`, TLS with `smtps://…:465`); unset, emails wait in the outbox.
     pub smtp_url: Option<String>,
     /// Who emails come from (`MAIL_FROM`).
     pub mail_from: String,

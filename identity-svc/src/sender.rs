@@ -1,5 +1,6 @@
 //! The mail sender: delivers the mail outbox (`identity.mail`, written by [`crate::mail`]) over
-//! SMTP (`SMTP_URL`) with lettre. A letter is marked sent only once the server accepted it; while
+//! SMTP (`SMTP_URL`) with lettre: plain to the development catcher, STARTTLS or implicit TLS
+//! (rustls) to a real relay. A letter is marked sent only once the server accepted it; while
 //! the server is down (or refuses for a while) the letter waits and is tried again with a growing
 //! pause, so none is lost. Every replica sends; each claims its batch with `for update skip
 //! locked`, so a letter goes out once (at least once should a replica die between the server's
@@ -12,7 +13,10 @@ use chrono::Utc;
 use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
     message::{Attachment, Mailbox, MultiPart, header::ContentType},
-    transport::smtp::authentication::Credentials,
+    transport::smtp::{
+        authentication::Credentials,
+        client::{Tls, TlsParameters},
+    },
 };
 use sqlx::PgPool;
 use tokio::sync::Notify;
@@ -48,32 +52,74 @@ struct Unsent {
     attempts: i32,
 }
 
-/// Where `SMTP_URL` points: `smtp://[user:password@]host[:port]` (port 25 by default). Plain SMTP:
-/// no TLS backend is built in (the development catcher and a relay inside the cluster need none).
+/// How the connection to the SMTP server is secured.
+#[derive(Debug, PartialEq)]
+enum Security {
+    /// Plain SMTP (`smtp://`): the development catcher, a relay inside the cluster.
+    Plain,
+    /// STARTTLS, and no mail without it (`smtp://…?tls=required`): submission, port 587.
+    StartTls,
+    /// TLS from the first byte (`smtps://`): port 465.
+    Implicit,
+}
+
+/// Where `SMTP_URL` points, read as lettre's `from_url` reads it: `smtp://` (plain, port 25),
+/// `smtp://…?tls=required` (STARTTLS, port 587) or `smtps://` (TLS, port 465), with
+/// `user:password@` (percent-encoded) when the server wants them. TLS is rustls with the system's
+/// root certificates.
 #[derive(Debug, PartialEq)]
 struct SmtpServer {
     host: String,
     port: u16,
+    security: Security,
     credentials: Option<(String, String)>,
 }
 
+const FORMS: &str =
+    "use smtp://host:port (plain), smtp://host:587?tls=required (STARTTLS) or smtps://host:465 (TLS)";
+
 impl SmtpServer {
     fn from_url(url: &str) -> Result<Self, String> {
-        let rest = url
+        let (scheme, rest) = url
             .trim()
-            .strip_prefix("smtp://")
-            .ok_or("it must start with smtp:// (no TLS backend is built in)")?;
+            .split_once("://")
+            .ok_or_else(|| format!("it is not a URL; {FORMS}"))?;
+        let (rest, query) = match rest.split_once('?') {
+            Some((rest, query)) => (rest, Some(query)),
+            None => (rest, None),
+        };
+        let security = match (scheme, query) {
+            ("smtp", None) => Security::Plain,
+            ("smtp", Some("tls=required")) => Security::StartTls,
+            ("smtps", None) => Security::Implicit,
+            ("smtp" | "smtps", Some(query)) => {
+                // tls=opportunistic among them: it would send in the clear to a server that offers
+                // no STARTTLS, credentials too.
+                return Err(format!("?{query} is not understood; {FORMS}"));
+            }
+            (scheme, _) => return Err(format!("{scheme}:// is not an SMTP scheme; {FORMS}")),
+        };
         let rest = rest.trim_end_matches('/');
         let (credentials, address) = match rest.rsplit_once('@') {
             Some((user_info, address)) => {
                 let (user, password) = user_info.split_once(':').unwrap_or((user_info, ""));
-                (Some((user.to_owned(), password.to_owned())), address)
+                (
+                    Some((percent_decoded(user)?, percent_decoded(password)?)),
+                    address,
+                )
             }
             None => (None, rest),
         };
         let (host, port) = match address.rsplit_once(':') {
             Some((host, port)) => (host, port.parse().map_err(|_| format!("{port:?} is not a port"))?),
-            None => (address, 25),
+            None => (
+                address,
+                match security {
+                    Security::Plain => 25,
+                    Security::StartTls => 587,
+                    Security::Implicit => 465,
+                },
+            ),
         };
         if host.is_empty() {
             return Err("it names no host".into());
@@ -81,9 +127,31 @@ impl SmtpServer {
         Ok(Self {
             host: host.to_owned(),
             port,
+            security,
             credentials,
         })
     }
+}
+
+/// A user name or password of a URL, its `%XX` escapes decoded (a password may hold `@`, `:`, `/`).
+fn percent_decoded(raw: &str) -> Result<String, String> {
+    let bad = || "the credentials have a malformed %-escape".to_owned();
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut rest = raw.as_bytes();
+    while let Some((&byte, tail)) = rest.split_first() {
+        if byte == b'%' {
+            let hex = tail
+                .get(..2)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .ok_or_else(bad)?;
+            bytes.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
+            rest = &tail[2..];
+        } else {
+            bytes.push(byte);
+            rest = tail;
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| "the credentials are not UTF-8 once decoded".to_owned())
 }
 
 /// The Message-ID of the letter `mail_id`.
@@ -92,13 +160,22 @@ pub fn message_id(mail_id: Uuid, domain: &str) -> String {
 }
 
 impl Sender {
-    /// A sender of `db`'s outbox to the SMTP server at `url` (`smtp://host:port`, credentials
-    /// in it when the server wants them), woken by `wake`.
+    /// A sender of `db`'s outbox to the SMTP server at `url` (see [`SmtpServer`] for its forms),
+    /// woken by `wake`.
     pub fn new(db: PgPool, outreach: &Outreach, url: &str, wake: Arc<Notify>) -> anyhow::Result<Self> {
         let server = SmtpServer::from_url(url).map_err(|why| anyhow::anyhow!("SMTP_URL: {why}"))?;
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&server.host)
             .port(server.port)
             .timeout(Some(Duration::from_secs(10)));
+        let tls = || {
+            TlsParameters::new(server.host.clone())
+                .map_err(|e| anyhow::anyhow!("SMTP_URL: no TLS to {}: {e}", server.host))
+        };
+        builder = match server.security {
+            Security::Plain => builder,
+            Security::StartTls => builder.tls(Tls::Required(tls()?)),
+            Security::Implicit => builder.tls(Tls::Wrapper(tls()?)),
+        };
         if let Some((user, password)) = server.credentials {
             builder = builder.credentials(Credentials::new(user, password));
         }
@@ -235,12 +312,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_smtp_url_gives_its_host_port_and_credentials() {
+    fn a_plain_smtp_url_gives_its_host_port_and_credentials() {
         assert_eq!(
             SmtpServer::from_url("smtp://127.0.0.1:1025").unwrap(),
             SmtpServer {
                 host: "127.0.0.1".into(),
                 port: 1025,
+                security: Security::Plain,
                 credentials: None
             }
         );
@@ -249,11 +327,90 @@ mod tests {
             SmtpServer {
                 host: "relay.example.com".into(),
                 port: 25,
+                security: Security::Plain,
                 credentials: Some(("ann".into(), "s3cret".into()))
             }
         );
-        assert!(SmtpServer::from_url("smtps://relay.example.com:465").is_err());
         assert!(SmtpServer::from_url("smtp://relay:port").is_err());
+        assert!(SmtpServer::from_url("smtp://:25").is_err());
+    }
+
+    #[test]
+    fn tls_is_required_starttls_on_smtp_and_implicit_on_smtps() {
+        assert_eq!(
+            SmtpServer::from_url("smtp://USER:PASSWORD@smtp.example.com:587?tls=required").unwrap(),
+            SmtpServer {
+                host: "smtp.example.com".into(),
+                port: 587,
+                security: Security::StartTls,
+                credentials: Some(("USER".into(), "PASSWORD".into()))
+            }
+        );
+        assert_eq!(
+            SmtpServer::from_url("smtp://smtp.example.com?tls=required")
+                .unwrap()
+                .port,
+            587
+        );
+        assert_eq!(
+            SmtpServer::from_url("smtps://ann:s3cret@smtp.example.com").unwrap(),
+            SmtpServer {
+                host: "smtp.example.com".into(),
+                port: 465,
+                security: Security::Implicit,
+                credentials: Some(("ann".into(), "s3cret".into()))
+            }
+        );
+        assert_eq!(
+            SmtpServer::from_url("smtps://smtp.example.com:2465/")
+                .unwrap()
+                .port,
+            2465
+        );
+    }
+
+    #[test]
+    fn percent_encoded_credentials_are_decoded() {
+        let server =
+            SmtpServer::from_url("smtps://ann%40example.com:p%40ss%3Aw%2Fd@smtp.example.com").unwrap();
+        assert_eq!(
+            server.credentials,
+            Some(("ann@example.com".into(), "p@ss:w/d".into()))
+        );
+        assert!(SmtpServer::from_url("smtps://ann:100%@smtp.example.com").is_err());
+        assert!(SmtpServer::from_url("smtps://ann:%zz@smtp.example.com").is_err());
+    }
+
+    #[test]
+    fn other_schemes_and_options_are_refused_naming_the_forms_that_work() {
+        for url in [
+            "http://smtp.example.com",
+            "submission://smtp.example.com:587",
+            "smtp.example.com:587",
+            "smtp://smtp.example.com?tls=opportunistic",
+            "smtps://smtp.example.com?tls=required",
+        ] {
+            let why = SmtpServer::from_url(url).unwrap_err();
+            assert!(
+                why.contains("smtp://host:587?tls=required (STARTTLS)"),
+                "{url}: {why}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_sender_is_built_for_every_form() {
+        let outreach = Outreach::default();
+        for url in [
+            "smtp://127.0.0.1:1025",
+            "smtp://u:p@smtp.example.com:587?tls=required",
+            "smtps://u:p@smtp.example.com",
+        ] {
+            let db = sqlx::postgres::PgPoolOptions::new()
+                .connect_lazy("postgres://localhost/none")
+                .unwrap();
+            assert!(Sender::new(db, &outreach, url, Arc::default()).is_ok(), "{url}");
+        }
     }
 
     #[test]

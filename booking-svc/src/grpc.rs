@@ -61,6 +61,9 @@ impl From<BookingRow> for pb::BookingRecord {
             rescheduled_from: row.rescheduled_from.map(|id| id.to_string()),
             rescheduled_to: row.rescheduled_to.map(|id| id.to_string()),
             review: None,
+            free_cancellation_until: rfc3339(
+                row.starts_at - Duration::minutes(i64::from(row.cancellation_window_minutes)),
+            ),
         }
     }
 }

@@ -92,7 +92,11 @@ pub const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         DIRECTORY_SORT,
-        "be one of rating, price, price_desc, experience, name or distance",
+        "be one of rating, price, price_desc, experience or name",
+    ),
+    (
+        NEARBY_SORT,
+        "be one of distance, rating, price, price_desc, experience or name",
     ),
 ];
 /// An `Idempotency-Key` header ([`crate::idempotency`]): visible ASCII but `"` and `\`, bare or
@@ -119,8 +123,11 @@ pub const EMAIL: &str = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f
 /// Blank (no phone), or digits with spaces and `+-().`, at least one digit.
 pub const PHONE: &str = "^[^\\S\\x1c-\\x1f]*$|^[0-9 +().-]*[0-9][0-9 +().-]*$";
 
-/// The coach directory's order (`sort`, `routes::coaching::directory`), or none.
-pub const DIRECTORY_SORT: &str = "^(rating|price|price_desc|experience|name|distance)?$";
+/// The coach directory's and the city search's order (`sort`, `routes::coaching::directory`), or
+/// none. (`#[param(pattern = ...)]` takes a literal: the same text is written there.)
+pub const DIRECTORY_SORT: &str = "^(rating|price|price_desc|experience|name)?$";
+/// The nearby search's order: the directory's, or `distance` (`routes::coaching::search`).
+pub const NEARBY_SORT: &str = "^(rating|price|price_desc|experience|name|distance)?$";
 
 /// A calendar feed's file in its address (a path parameter, `routes::calendar`): the feed's
 /// secret, 43 URL-safe characters, then `.ics`.

@@ -60,6 +60,11 @@ pub struct Booking {
     pub created_at: String,
     /// The client cancelled this confirmed booking inside the coach's cancellation window.
     pub late_cancellation: bool,
+    /// Until when the client may cancel for free: RFC 3339, UTC. From then on a client's cancel
+    /// of a confirmed booking is late. It is `starts_at` less the coach's cancellation window as
+    /// it was when the booking was made, so a later change of policy does not move it.
+    #[schema(format = DateTime)]
+    pub free_cancellation_until: String,
     /// Who cancelled it; null unless it is cancelled.
     #[schema(value_type = Option<CancelledBy>)]
     pub cancelled_by: Option<String>,
@@ -136,6 +141,7 @@ fn booking(b: pb::BookingRecord, names: &Names) -> Booking {
         payment_status: b.payment_status,
         created_at: b.created_at,
         late_cancellation: b.late_cancellation,
+        free_cancellation_until: b.free_cancellation_until,
         cancelled_by: b.cancelled_by,
         cancellation_reason: b.cancellation_reason,
         rescheduled_from: b.rescheduled_from,

@@ -119,8 +119,33 @@ async fn a_booking_shows_its_place_s_zone_and_instants_to_both_sides() {
     assert_eq!(seen_by_client["slot_id"], slot_id.as_str());
     assert_eq!(seen_by_client["coach_id"], coach.id.as_str());
     assert_eq!(seen_by_client["late_cancellation"], false);
+    // The default 24-hour cancellation window, before the start.
+    assert_eq!(seen_by_client["free_cancellation_until"], "2030-06-04T22:00:00Z");
     assert_eq!(seen_by_client["cancelled_by"], Value::Null);
     assert_eq!(seen_by_client["cancellation_reason"], Value::Null);
+}
+
+#[tokio::test]
+async fn a_booking_keeps_the_cancellation_window_it_was_made_under_when_the_coach_changes_it() {
+    let (mesh, clock, coach, client, _, booking_id) = booked("2030-06-01T12:00:00Z").await;
+    let (status, body) = patch(
+        &mesh,
+        &format!("/coach/bookings/{booking_id}/approve"),
+        &coach,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    // The coach shortens the window to two hours after the booking was made.
+    set_policy(&mesh, &coach, 2880, 120).await;
+    let seen = listed(&mesh, &client, &booking_id).await;
+    assert_eq!(seen["free_cancellation_until"], "2030-06-04T22:00:00Z");
+    clock.set(at(STARTS_AT) - chrono::Duration::hours(3));
+    let (status, cancelled) = patch(&mesh, &format!("/bookings/{booking_id}/cancel"), &client, None).await;
+
+    assert_eq!(status, StatusCode::OK, "{cancelled}");
+    assert_eq!(cancelled["late_cancellation"], true, "late by the window it was booked under");
 }
 
 #[tokio::test]

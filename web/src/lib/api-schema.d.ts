@@ -1595,6 +1595,13 @@ export interface components {
              * @description When the session ends: RFC 3339, UTC.
              */
             ends_at: string;
+            /**
+             * Format: date-time
+             * @description Until when the client may cancel for free: RFC 3339, UTC. From then on a client's cancel
+             *     of a confirmed booking is late. It is `starts_at` less the coach's cancellation window as
+             *     it was when the booking was made, so a later change of policy does not move it.
+             */
+            free_cancellation_until: string;
             /** @description The client cancelled this confirmed booking inside the coach's cancellation window. */
             late_cancellation: boolean;
             /** @description Empty when the slot had no location. */
@@ -7397,7 +7404,7 @@ export interface operations {
                 min_rating?: number;
                 /**
                  * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 *     first), `name`. Absent: the list's own order.
                  */
                 sort?: string;
                 /** @description Rows per page, 1 to 100 (leave it out for the whole list); a `Link: <…>; rel="next"` header names the next page while more remain. */
@@ -7477,7 +7484,7 @@ export interface operations {
                 min_rating?: number;
                 /**
                  * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
+                 *     first), `name`. Absent: the list's own order.
                  */
                 sort?: string;
             };
@@ -7536,6 +7543,11 @@ export interface operations {
                 lng: number;
                 /** @description Miles; 25 when absent. */
                 radius?: number;
+                /**
+                 * @description `distance` (nearest first, the default), or one of the directory's orders: `rating`,
+                 *     `price`, `price_desc`, `experience`, `name`.
+                 */
+                sort?: string;
                 /** @description Part of the coach's name or of a specialty, case-insensitive. */
                 q?: string;
                 /** @description One of the coach's specialties, case-insensitive. */
@@ -7546,11 +7558,6 @@ export interface operations {
                 max_rate?: number;
                 /** @description Average rating, at least (1 to 5); coaches without reviews are left out. */
                 min_rating?: number;
-                /**
-                 * @description `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-                 *     first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
-                 */
-                sort?: string;
             };
             header?: never;
             path?: never;

@@ -41,29 +41,36 @@ pub struct DirectoryParams {
     /// Average rating, at least (1 to 5); coaches without reviews are left out.
     #[param(value_type = Option<f64>, minimum = 1, maximum = 5)]
     pub min_rating: Option<String>,
+}
+
+/// The order of the directory and of the city search (the nearby search's `sort` also takes
+/// `distance`, [`super::search::NearbyQuery`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DirectorySort {
     /// `rating` (best first), `price` (cheapest first), `price_desc`, `experience` (most years
-    /// first), `name`; the nearby search also `distance` (its default). Absent: the list's own order.
-    #[param(pattern = "^(rating|price|price_desc|experience|name|distance)?$")]
+    /// first), `name`. Absent: the list's own order.
+    #[param(pattern = "^(rating|price|price_desc|experience|name)?$")]
     pub sort: Option<String>,
 }
 
 impl DirectoryParams {
-    /// Whether any filter or order is given.
-    fn any(&self) -> bool {
+    /// Whether any filter, or the order `sort`, is given.
+    fn any(&self, sort: Option<&str>) -> bool {
         [
-            &self.q,
-            &self.specialty,
-            &self.min_rate,
-            &self.max_rate,
-            &self.min_rating,
-            &self.sort,
+            self.q.as_deref(),
+            self.specialty.as_deref(),
+            self.min_rate.as_deref(),
+            self.max_rate.as_deref(),
+            self.min_rating.as_deref(),
+            sort,
         ]
         .iter()
-        .any(|p| p.as_deref().is_some_and(|v| !v.trim().is_empty()))
+        .any(|p| p.is_some_and(|v| !v.trim().is_empty()))
     }
 
-    /// The query for coaching-svc, with a page of `limit` after `after`.
-    fn query(self, limit: u32, after: String) -> Result<pb::DirectoryQuery, ApiError> {
+    /// The query for coaching-svc in the order `sort`, with a page of `limit` after `after`.
+    fn query(self, sort: Option<String>, limit: u32, after: String) -> Result<pb::DirectoryQuery, ApiError> {
         fn number(name: &str, raw: Option<String>) -> Result<Option<f64>, ApiError> {
             match raw.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
                 None => Ok(None),
@@ -81,16 +88,17 @@ impl DirectoryParams {
             min_rating: number("min_rating", self.min_rating)?,
             q: self.q,
             specialty: self.specialty,
-            sort: self.sort.unwrap_or_default(),
+            sort: sort.unwrap_or_default(),
             limit,
             after,
         })
     }
 
-    /// A search's query, when any filter or order is given (searches answer whole).
-    pub(super) fn search(self) -> Result<Option<pb::DirectoryQuery>, ApiError> {
-        if self.any() {
-            self.query(0, String::new()).map(Some)
+    /// A search's query in the order `sort`, when any filter or order is given (searches answer
+    /// whole).
+    pub(super) fn search(self, sort: Option<String>) -> Result<Option<pb::DirectoryQuery>, ApiError> {
+        if self.any(sort.as_deref()) {
+            self.query(sort, 0, String::new()).map(Some)
         } else {
             Ok(None)
         }
@@ -173,7 +181,7 @@ async fn listed(state: &AppState, coaches: Vec<pb::CoachListing>) -> Result<Vec<
 /// oldest profile first.
 #[utoipa::path(get, path = "/coaches", tag = "coaching",
     params(("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
-           DirectoryParams, Paging<100>),
+           DirectoryParams, DirectorySort, Paging<100>),
     responses(
         (status = 200, description = "The coach directory", body = [CoachListing],
             headers(("ETag" = String, description = "Changes whenever the list changes (the whole directory only)"),
@@ -184,10 +192,11 @@ pub(crate) async fn list_coaches(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(params): Query<DirectoryParams>,
+    Query(DirectorySort { sort }): Query<DirectorySort>,
     paging: Paging<100>,
 ) -> Result<Response, ApiError> {
-    if params.any() || paging.limit() > 0 || !paging.after().is_empty() {
-        let query = params.query(paging.limit(), paging.after())?;
+    if params.any(sort.as_deref()) || paging.limit() > 0 || !paging.after().is_empty() {
+        let query = params.query(sort, paging.limit(), paging.after())?;
         let message = pb::ListCoachesRequest { query: Some(query) };
         let reply = call::read!(state, coaching.list_coaches, None, message).await?;
         let listings = with_names(&state, reply.coaches).await?;

@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     blank_is_none,
-    directory::{CoachListing, DirectoryParams, with_names},
+    directory::{CoachListing, DirectoryParams, DirectorySort, with_names},
 };
 use crate::{call, error::ApiError, extract::Query, state::AppState};
 
@@ -25,6 +25,10 @@ pub struct NearbyQuery {
     /// Miles; 25 when absent.
     #[param(exclusive_minimum = 0, maximum = 12500)]
     pub radius: Option<f64>,
+    /// `distance` (nearest first, the default), or one of the directory's orders: `rating`,
+    /// `price`, `price_desc`, `experience`, `name`.
+    #[param(pattern = "^(rating|price|price_desc|experience|name|distance)?$")]
+    pub sort: Option<String>,
 }
 
 /// Coaches with a location within `radius` miles of a point, nearest first (or in `sort` order),
@@ -60,7 +64,7 @@ pub(crate) async fn search_nearby(
         lat,
         lng,
         radius_miles,
-        query: refine.search()?,
+        query: refine.search(query.sort)?,
     };
     let reply = call::read!(state, coaching.search_coaches_nearby, None, message).await?;
     Ok(axum::Json(with_names(&state, reply.coaches).await?))
@@ -103,7 +107,7 @@ impl PlaceQuery {
 }
 
 /// Coaches with a location in a city and/or state; the directory's filters and orders apply.
-#[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery, DirectoryParams),
+#[utoipa::path(get, path = "/coaches/search/city", tag = "coaching", params(PlaceQuery, DirectoryParams, DirectorySort),
     responses((status = 200, description = "Coaches in that city or state", body = [CoachListing]),
               (status = 422, description = "Neither a city nor a state given (blank counts as not given)",
                body = crate::error::ErrorBody)))]
@@ -111,12 +115,13 @@ pub(crate) async fn search_city(
     State(state): State<AppState>,
     Query(query): Query<PlaceQuery>,
     Query(refine): Query<DirectoryParams>,
+    Query(DirectorySort { sort }): Query<DirectorySort>,
 ) -> Result<axum::Json<Vec<CoachListing>>, ApiError> {
     let (city, place_state) = query.parts()?;
     let message = pb::SearchCoachesByCityRequest {
         city,
         state: place_state,
-        query: refine.search()?,
+        query: refine.search(sort)?,
     };
     let reply = call::read!(state, coaching.search_coaches_by_city, None, message).await?;
     Ok(axum::Json(with_names(&state, reply.coaches).await?))

@@ -12,6 +12,7 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     starts_at: '2099-03-14T22:00:00Z',
     ends_at: '2099-03-14T23:00:00Z',
     late_cancellation: false,
+    free_cancellation_until: '2099-03-13T22:00:00Z',
     cancelled_by: null,
     cancellation_reason: null,
     rescheduled_from: null,

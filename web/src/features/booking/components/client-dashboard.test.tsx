@@ -13,6 +13,7 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     starts_at: '2099-03-14T22:00:00Z',
     ends_at: '2099-03-14T23:00:00Z',
     late_cancellation: false,
+    free_cancellation_until: '2099-03-13T22:00:00Z',
     cancelled_by: null,
     cancellation_reason: null,
     rescheduled_from: null,
@@ -151,12 +152,18 @@ describe('the client dashboard', () => {
   });
 
   it("warns before a cancel inside the coach's cancellation window", async () => {
-    const soon = new Date(Date.now() + 3 * 3600_000); // 3 hours ahead; the window is 24 hours
+    // 3 hours ahead, booked under a 24-hour window: the booking says so, whatever the policy now is.
+    const soon = new Date(Date.now() + 3 * 3600_000);
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
       api: dashboardApi({
-        'GET /bookings': [booking({ status: 'confirmed', starts_at: soon.toISOString() })],
-        'GET /coach/policy/coach-1': policy(),
+        'GET /bookings': [
+          booking({
+            status: 'confirmed',
+            starts_at: soon.toISOString(),
+            free_cancellation_until: new Date(soon.getTime() - 24 * 3600_000).toISOString(),
+          }),
+        ],
         'PATCH /bookings/b-1/cancel': { status: 200, body: booking({ status: 'cancelled', late_cancellation: true }) },
       }),
     });

@@ -45,6 +45,7 @@ function completed(overrides: Partial<Booking> = {}): Booking {
     payment_status: 'pending',
     created_at: '2025-03-01T10:00:00Z',
     late_cancellation: false,
+    free_cancellation_until: '2025-03-13T22:00:00Z',
     cancelled_by: null,
     cancellation_reason: null,
     rescheduled_from: null,

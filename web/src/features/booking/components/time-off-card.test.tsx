@@ -24,6 +24,7 @@ const booking = (overrides: Partial<Booking>): Booking => ({
   payment_status: 'pending',
   created_at: '2099-06-01T10:00:00Z',
   late_cancellation: false,
+  free_cancellation_until: '2099-07-01T22:00:00Z',
   cancelled_by: null,
   cancellation_reason: null,
   rescheduled_from: null,

@@ -15,9 +15,15 @@ import { useNow } from '@/lib/use-now';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
-import { useCoachPolicy } from '../api/get-coach-policy';
 import { formatDuration } from '../utils/booking-policy';
-import { canEditReview, canLeaveReview, cancelWouldBeLate, clientCanCancel, inCalendar } from '../utils/booking-rules';
+import {
+  canEditReview,
+  canLeaveReview,
+  cancellationWindowMinutes,
+  cancelWouldBeLate,
+  clientCanCancel,
+  inCalendar,
+} from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
 import { RescheduleDialog } from './reschedule-dialog';
 import { ReviewDialog } from './review-dialog';
@@ -139,8 +145,8 @@ function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
 }
 
 /**
- * "Cancel this booking?": reads the coach's policy when it opens, and warns before a cancel that
- * would be recorded as late (a confirmed session inside the coach's cancellation window).
+ * "Cancel this booking?": warns before a cancel that would be recorded as late (a confirmed
+ * session whose free cancellation, fixed when it was booked, has ended).
  */
 function ClientCancelDialog({
   booking,
@@ -151,8 +157,7 @@ function ClientCancelDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const policy = useCoachPolicy(open && booking.status === 'confirmed' ? booking.coach_id : null);
-  const late = policy.data ? cancelWouldBeLate(booking, policy.data, new Date()) : false;
+  const late = open && cancelWouldBeLate(booking, new Date());
 
   async function cancel(reason: string) {
     try {
@@ -173,11 +178,7 @@ function ClientCancelDialog({
       title="Cancel this booking?"
       description={`${booking.coach_name}, ${formatDisplayDate(booking.booking_date)}, ${formatTimeRange(booking)}.`}
       notice={
-        policy.isLoading ? (
-          <div className="flex justify-center py-2">
-            <Spinner label="Checking the cancellation policy" />
-          </div>
-        ) : late && policy.data ? (
+        late ? (
           <p
             role="alert"
             data-testid="late-cancellation-warning"
@@ -186,7 +187,7 @@ function ClientCancelDialog({
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span>
               This is a late cancellation: free cancellation ends{' '}
-              {formatDuration(policy.data.cancellation_window_minutes)} before the session. {booking.coach_name} will
+              {formatDuration(cancellationWindowMinutes(booking))} before the session. {booking.coach_name} will
               see it marked late.
             </span>
           </p>
@@ -195,7 +196,6 @@ function ClientCancelDialog({
       reasonLabel="Reason for the coach (optional)"
       keepLabel="Keep Booking"
       confirmLabel="Cancel Booking"
-      confirmDisabled={policy.isLoading}
       onConfirm={cancel}
     />
   );

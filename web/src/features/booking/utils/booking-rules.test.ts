@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY } from './booking-policy';
 import {
   cancellationNote,
+  cancellationWindowMinutes,
   cancelWouldBeLate,
   clientCanCancel,
   coachCanCancel,
@@ -23,13 +23,23 @@ describe('what a client may do', () => {
     }
   });
 
-  it('is warned that a cancel inside the coach window of a confirmed booking is late', () => {
-    // Default window: 24 hours.
-    expect(cancelWouldBeLate(booking('confirmed', '2026-01-16T11:59:00Z'), DEFAULT_POLICY, now)).toBe(true);
-    expect(cancelWouldBeLate(booking('confirmed', '2026-01-16T12:00:00Z'), DEFAULT_POLICY, now)).toBe(false);
-    expect(cancelWouldBeLate(booking('pending', '2026-01-15T13:00:00Z'), DEFAULT_POLICY, now)).toBe(false);
-    const noWindow = { ...DEFAULT_POLICY, cancellation_window_minutes: 0 };
-    expect(cancelWouldBeLate(booking('confirmed', '2026-01-15T12:30:00Z'), noWindow, now)).toBe(false);
+  it('is warned that a cancel of a confirmed booking after its free cancellation ended is late', () => {
+    const timed = (status: string, freeUntil: string | null) => ({
+      status,
+      starts_at: '2026-01-16T12:00:00Z',
+      free_cancellation_until: freeUntil,
+    });
+    expect(cancelWouldBeLate(timed('confirmed', '2026-01-15T11:59:00Z'), now)).toBe(true);
+    expect(cancelWouldBeLate(timed('confirmed', '2026-01-15T12:00:00Z'), now)).toBe(false);
+    expect(cancelWouldBeLate(timed('pending', '2026-01-15T11:00:00Z'), now)).toBe(false);
+    expect(cancelWouldBeLate(timed('confirmed', null), now)).toBe(false);
+  });
+
+  it('reads the window a booking was made under from its instants', () => {
+    const timed = { status: 'confirmed', starts_at: '2026-01-16T12:00:00Z', free_cancellation_until: '2026-01-15T12:00:00Z' };
+    expect(cancellationWindowMinutes(timed)).toBe(1440);
+    expect(cancellationWindowMinutes({ ...timed, free_cancellation_until: timed.starts_at })).toBe(0);
+    expect(cancellationWindowMinutes({ status: 'confirmed' })).toBe(0);
   });
 });
 

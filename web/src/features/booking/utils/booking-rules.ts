@@ -4,7 +4,6 @@
  * it would accept at the moment they render.
  */
 import type { BadgeProps } from '@/components/ui/badge';
-import type { PolicyLimits } from './booking-policy';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -14,6 +13,8 @@ export interface TimedBooking {
   status: string;
   starts_at?: string | null;
   ends_at?: string | null;
+  /** Until when a client's cancel is free: the window the booking was made under. */
+  free_cancellation_until?: string | null;
 }
 
 const instant = (value: string | null | undefined) => {
@@ -54,14 +55,21 @@ export function coachCanMarkNoShow(booking: TimedBooking, now: Date = new Date()
 }
 
 /**
- * True when a client's cancel now would be late: the booking is confirmed and starts within the
- * coach's cancellation window (the server then records `late_cancellation`).
+ * True when a client's cancel now would be late: the booking is confirmed and its free
+ * cancellation has ended (`free_cancellation_until`, fixed by the coach's window when it was
+ * made); the server then records `late_cancellation`.
  */
-export function cancelWouldBeLate(booking: TimedBooking, policy: PolicyLimits, now: Date = new Date()): boolean {
-  if (booking.status !== 'confirmed' || policy.cancellation_window_minutes <= 0) return false;
+export function cancelWouldBeLate(booking: TimedBooking, now: Date = new Date()): boolean {
+  if (booking.status !== 'confirmed') return false;
+  const freeUntil = instant(booking.free_cancellation_until);
+  return freeUntil !== null && now.getTime() > freeUntil;
+}
+
+/** How long before its start a booking's free cancellation ends, in minutes (0 when unknown). */
+export function cancellationWindowMinutes(booking: TimedBooking): number {
   const start = instant(booking.starts_at);
-  if (start === null) return false;
-  return start - now.getTime() < policy.cancellation_window_minutes * MINUTE;
+  const freeUntil = instant(booking.free_cancellation_until);
+  return start === null || freeUntil === null ? 0 : Math.max(0, Math.round((start - freeUntil) / MINUTE));
 }
 
 const LABELS: Record<string, string> = { no_show: 'no-show' };

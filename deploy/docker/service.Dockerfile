@@ -5,19 +5,23 @@
 ARG RUST_VERSION=1.95
 ARG DEBIAN_RELEASE=bookworm
 
+# The builder does not depend on BIN: it compiles every process of the workspace in one cargo
+# build (features unified once, each crate compiled once), and the engine's layer cache serves that
+# one stage to all five images.
 FROM rust:${RUST_VERSION}-slim-${DEBIAN_RELEASE} AS builder
-ARG BIN
-RUN test -n "${BIN}" || { echo "build with --build-arg BIN=<identity-svc|coaching-svc|booking-svc|gym-svc|gateway>" >&2; exit 1; }
 WORKDIR /src
 COPY . .
 # The .proto files compile in Rust (protox): no protoc. sqlx checks no query against a database.
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target,sharing=locked \
-    cargo build --release --locked --bin "${BIN}" \
- && install -D -m 0755 "target/release/${BIN}" "/out/${BIN}"
+    cargo build --release --locked --workspace --bins \
+ && for bin in identity-svc coaching-svc booking-svc gym-svc gateway; do \
+      install -D -m 0755 "target/release/${bin}" "/out/${bin}"; \
+    done
 
 FROM debian:${DEBIAN_RELEASE}-slim
 ARG BIN
+RUN test -n "${BIN}" || { echo "build with --build-arg BIN=<identity-svc|coaching-svc|booking-svc|gym-svc|gateway>" >&2; exit 1; }
 # curl for the health checks (the same /readyz up.sh and Kubernetes use); openssl for the dev keygen.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates curl openssl \

@@ -224,13 +224,15 @@ stage_e2e() {
   step "deploy/up.sh for the e2e mesh (debug build, its own ports, database, state and Redis namespace)"
   e2e_env "${skip_web[@]}" "$DEPLOY_DIR/up.sh"
 
-  local mesh_env="$E2E_STATE_DIR/mesh.env" BASE_URL ADMIN_EMAIL ADMIN_PASSWORD
+  local mesh_env="$E2E_STATE_DIR/mesh.env" BASE_URL ADMIN_EMAIL ADMIN_PASSWORD MAIL_UI_URL=''
   # shellcheck disable=SC1090
   source "$mesh_env"
   if ((RUN_PLAYWRIGHT)); then
     [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed "$WEB_DIR"
-    # The admin of this mesh, not of whatever mesh.env another up.sh left at the same URL.
-    run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    # The admin and the mail catcher of this mesh, not of whatever mesh.env another up.sh left at
+    # the same URL.
+    run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" \
+      MAIL_UI_URL="$MAIL_UI_URL" CHROMIUM_PATH="$CHROMIUM_PATH" \
       bash -c 'cd web && npx playwright test'
   fi
   if ((RUN_SCHEMATHESIS)); then

@@ -92,9 +92,15 @@ trap - EXIT
 # What test.sh and other tools read to find this mesh.
 (
   umask 077
-  for var in BASE_URL PORT GATEWAY_PORT DB_NAME PROFILE LOG_DIR STATE_DIR UPLOAD_DIR ADMIN_EMAIL ADMIN_PASSWORD; do
-    printf '%s=%q\n' "$var" "${!var}"
-  done >"$STATE_DIR/mesh.env"
+  {
+    for var in BASE_URL PORT GATEWAY_PORT DB_NAME PROFILE LOG_DIR STATE_DIR UPLOAD_DIR ADMIN_EMAIL ADMIN_PASSWORD; do
+      printf '%s=%q\n' "$var" "${!var}"
+    done
+    # The mail catcher's REST API, when this mesh started one: the browser tests read emails there.
+    if ((START_MAILDEV)); then
+      printf 'MAIL_UI_URL=%q\n' "http://127.0.0.1:$MAIL_UI_PORT"
+    fi
+  } >"$STATE_DIR/mesh.env"
 )
 
 # The admin is created only when the database has none: say so if this password is not theirs.

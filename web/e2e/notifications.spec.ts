@@ -1,12 +1,31 @@
-import { expect, test } from '@playwright/test';
-import { apiPost, coachWithWeeklySlot, registerViaApi, weekdayOf } from './support/api';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiPost, coachWithWeeklySlot, registerViaApi, weekdayOf, type Session } from './support/api';
 import { localDateFromToday } from './support/coach';
+import { emailTo, mailUiUrlFor } from './support/mail';
 import { signIn } from './support/session';
 
 /**
  * Notifications in the browser: a booking request reaches the coach's open dashboard by itself
- * (the bell's count, a toast, Client Bookings), and a forgotten password starts from the login page.
+ * (the bell's count, a toast, Client Bookings) and the mail catcher, and a forgotten password is
+ * reset from the login page through the emailed link.
  */
+
+/** The client's request for the coach's weekly slot on `date`, over the API. */
+async function requestBooking(
+  request: APIRequestContext,
+  client: Session,
+  coach: Session,
+  date: string,
+) {
+  const slots = await (await request.get(`/api/availability/coach/${coach.user.user_id}`, {
+    headers: { Authorization: `Bearer ${client.token}` },
+  })).json() as { slot_id: string }[];
+  await apiPost(request, client.token, '/bookings', {
+    coach_id: coach.user.user_id,
+    slot_id: slots[0].slot_id,
+    booking_date: date,
+  });
+}
 
 test('a booking request reaches the coach’s open dashboard without a reload', async ({ page, request }) => {
   const date = await localDateFromToday(page, 9);
@@ -17,14 +36,7 @@ test('a booking request reaches the coach’s open dashboard without a reload', 
   // The welcome is the only notification so far.
   await expect(page.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
 
-  const slots = await (await request.get(`/api/availability/coach/${coach.user.user_id}`, {
-    headers: { Authorization: `Bearer ${client.token}` },
-  })).json() as { slot_id: string }[];
-  await apiPost(request, client.token, '/bookings', {
-    coach_id: coach.user.user_id,
-    slot_id: slots[0].slot_id,
-    booking_date: date,
-  });
+  await requestBooking(request, client, coach, date);
 
   await expect(page.getByText('New booking request')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Notifications, 2 unread' })).toBeVisible();
@@ -49,4 +61,47 @@ test('the login page leads to a reset link, and a bad link says so', async ({ pa
   await page.getByLabel('Confirm new password').fill('brand-new-pw');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('alert')).toContainText('Ask for a new one');
+});
+
+test('a booking request lands in the mail catcher for the coach', async ({ page, request, baseURL }) => {
+  const mailUi = mailUiUrlFor(baseURL);
+  const date = await localDateFromToday(page, 10);
+  const { coach } = await coachWithWeeklySlot(request, weekdayOf(date));
+  const client = await registerViaApi(request, 'client');
+
+  await requestBooking(request, client, coach, date);
+
+  const email = await emailTo(request, mailUi, coach.user.email, 'New booking request');
+  expect(email.text).toContain(`${client.user.full_name} asked to book`);
+  expect(email.text).toContain('/coach/dashboard');
+});
+
+test('a forgotten password is reset through the emailed link, and the new one signs in', async ({ page, request, baseURL }) => {
+  const mailUi = mailUiUrlFor(baseURL);
+  const client = await registerViaApi(request, 'client');
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await page.getByLabel('Email').fill(client.user.email);
+  await page.getByRole('button', { name: 'Email me a reset link' }).click();
+  await expect(page.getByRole('status')).toContainText(`If an account exists for ${client.user.email}`);
+
+  const email = await emailTo(request, mailUi, client.user.email, 'Reset your Courtside password');
+  const link = email.text.match(/https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/)?.[0];
+  expect(link, email.text).toBeDefined();
+  // The link names PUBLIC_URL; the page opens on the mesh under test (the same one, by default).
+  const { pathname, search } = new URL(link as string);
+  await page.goto(pathname + search);
+  await page.getByLabel('New password', { exact: true }).fill('a-brand-new-pw');
+  await page.getByLabel('Confirm new password').fill('a-brand-new-pw');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed. Sign in with your new password.')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel('Email').fill(client.user.email);
+  await page.getByLabel('Password').fill('a-brand-new-pw');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+  await expect(page).toHaveURL(/\/client\/dashboard$/);
+  const old = await request.post('/api/auth/login', { data: { email: client.user.email, password: client.password } });
+  expect(old.status()).toBe(401);
 });

@@ -184,6 +184,16 @@ stage_rust() {
   return "$rc"
 }
 
+# debug_binaries: the debug build the e2e, faults and soak meshes run, made here once instead of by
+# each up.sh. Built with the tests (--tests), the binaries share every compiled crate with the rust
+# stage's: cargo unifies the dev-dependencies' features (reqwest's tower and hyper-util ones, the
+# test kit's) into any build that includes tests, so a plain `cargo build --bins` after the tests
+# would compile most of the workspace a second time. After the rust stage this compiles nothing.
+debug_binaries() {
+  run cargo build --workspace --bins --tests
+  export SKIP_CARGO_BUILD=1
+}
+
 stage_web() {
   [[ -f "$COURTSIDE_ROOT/web/package.json" ]] || die "web/package.json is missing"
   run bash -c 'cd web && npm ci --no-audit --no-fund'
@@ -221,6 +231,7 @@ stage_e2e() {
   [[ -n "${wanted[web]:-}" ]] && skip_web=(SKIP_WEB_BUILD=1)
   # This stage runs in its own subshell: its EXIT trap stops the mesh whatever happens next.
   trap stop_e2e_mesh EXIT
+  debug_binaries
   step "deploy/up.sh for the e2e mesh (debug build, its own ports, database, state and Redis namespace)"
   e2e_env "${skip_web[@]}" "$DEPLOY_DIR/up.sh"
 
@@ -275,6 +286,7 @@ stage_audit() {
 
 stage_faults() {
   ensure_databases_for_tests
+  debug_binaries
   run "$DEPLOY_DIR/faults.sh" --restart-postgres
   # The short soak: a minute of mixed load with booking-svc, then the gateway, killed and started
   # again; its figures (lost, duplicated, 5xx without a detail) are printed, not asserted.

@@ -96,6 +96,10 @@ test.describe("the coach's booking policy", () => {
       client = await registerViaApi(request, 'client');
       await signIn(page, client);
       await page.goto(`/coach/${coach.user.user_id}`);
+      // The coach's page says the policy before any slot is chosen.
+      const onPage = page.getByTestId('coach-policy');
+      await expect(onPage).toContainText('Book at least 3 days ahead');
+      await expect(onPage).toContainText('Free cancellation until 2 days before');
       await page.getByTestId('slot').first().getByRole('button', { name: 'Book This Slot' }).click();
       const dialog = page.getByRole('dialog', { name: 'Confirm Your Booking' });
       const policy = dialog.getByRole('list', { name: 'Booking policy' });

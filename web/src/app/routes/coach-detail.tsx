@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useCoachCalendar } from '@/features/booking/api/get-coach-calendar';
 import { BookingDialog } from '@/features/booking/components/booking-dialog';
+import { CoachPolicyCard } from '@/features/booking/components/coach-policy-card';
 import { calendarRange, nextBookableDates } from '@/features/booking/utils/calendar-days';
 import { CoachReviewsCard } from '@/features/booking/components/coach-reviews-card';
 import { useCoachAvailability } from '@/features/coaching/api/get-coach-availability';
@@ -84,6 +85,7 @@ export default function CoachDetailRoute() {
               nextDates={nextDates}
               onBook={setChosen}
             />
+            <CoachPolicyCard coachId={coachId as string} />
             <CoachReviewsCard coachId={coachId as string} figures={profile.data} />
             <BookingDialog
               coachId={coachId as string}

@@ -207,7 +207,7 @@ describe("the coach's gym cards", () => {
         'GET /coach/court-reservations': () => [
           reservation({ status: cancelled ? 'cancelled' : 'pending' }),
           reservation({ reservation_id: 'r-2', status: 'approved', date: '2030-03-14' }),
-          reservation({ reservation_id: 'r-3', status: 'denied', date: '2030-03-15' }),
+          reservation({ reservation_id: 'r-3', status: 'denied', date: '2030-03-15', cancellation_reason: 'Closed: tournament' }),
           reservation({ reservation_id: 'r-4', status: 'expired', date: '2030-03-16' }),
           reservation({ reservation_id: 'r-5', status: 'cancelled', date: '2030-03-17', cancellation_reason: 'Floor repairs' }),
         ],
@@ -226,6 +226,8 @@ describe("the coach's gym cards", () => {
     // Nobody answered in time: grey, not an error of anyone's.
     expect(badges[3].className).not.toMatch(/red|green|yellow/);
     expect(items[4]).toHaveTextContent('Reason: Floor repairs');
+    expect(items[2]).toHaveTextContent('Reason: Closed: tournament');
+    expect(items[1]).not.toHaveTextContent('Reason:');
     expect(within(items[1]).queryByRole('button')).not.toBeInTheDocument();
     expect(within(items[2]).queryByRole('button')).not.toBeInTheDocument();
 

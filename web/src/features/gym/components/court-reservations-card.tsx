@@ -79,7 +79,8 @@ function ReservationItem({ reservation, now }: { reservation: CourtReservation; 
             {timeRange(reservation)}
           </span>
         </p>
-        {reservation.status === 'cancelled' && reservation.cancellation_reason ? (
+        {/* The gym's reason: for a cancel, or for a request a closure declined. */}
+        {(reservation.status === 'cancelled' || reservation.status === 'denied') && reservation.cancellation_reason ? (
           <p className="text-muted-foreground" data-testid="cancellation-note">
             Reason: {reservation.cancellation_reason}
           </p>

@@ -145,7 +145,10 @@ async fn a_booking_keeps_the_cancellation_window_it_was_made_under_when_the_coac
     let (status, cancelled) = patch(&mesh, &format!("/bookings/{booking_id}/cancel"), &client, None).await;
 
     assert_eq!(status, StatusCode::OK, "{cancelled}");
-    assert_eq!(cancelled["late_cancellation"], true, "late by the window it was booked under");
+    assert_eq!(
+        cancelled["late_cancellation"], true,
+        "late by the window it was booked under"
+    );
 }
 
 #[tokio::test]

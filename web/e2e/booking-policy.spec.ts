@@ -15,9 +15,16 @@ async function openSelect(page: Page, scope: Locator, label: string, option: str
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** "Wed, Jul 1, 2026", as the app shows a YYYY-MM-DD date. */
+function shown(date: string) {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(y, m - 1, d).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+}
+
 /** The day's button in the booking calendar, turning to the month that shows it. */
 async function calendarDay(dialog: Locator, date: string) {
   const day = dialog.locator(`[data-day="${date}"] button`);
+  await expect(dialog.getByRole('grid')).toBeVisible();
   // The calendar runs from this month to the policy's last day; its buttons say when they cannot go on.
   const turn = async (name: RegExp) => {
     const button = dialog.getByRole('button', { name });
@@ -108,17 +115,23 @@ test.describe("the coach's booking policy", () => {
       await expect(policy).toContainText('The coach answers within 12 hours');
       await expect(policy).toContainText('Free cancellation until 2 days before');
       // The first date the policy allows is chosen.
-      const [y, m, d] = allowed.split('-').map(Number);
-      const shownDate = new Date(y, m - 1, d).toLocaleDateString('en-US', {
-        weekday: 'short',
-        month: 'short',
-        day: 'numeric',
-        year: 'numeric',
-      });
-      await expect(dialog.getByText(`Selected: ${shownDate}`)).toBeVisible();
+      const selected = dialog.getByText(/^Selected:/);
+      await expect(selected).toHaveText(`Selected: ${shown(allowed)}`);
 
-      await expect(await calendarDay(dialog, soon)).toBeDisabled(); // sooner than 3 days
-      await expect(await calendarDay(dialog, tooFar)).toBeDisabled(); // beyond 14 days
+      // Too soon and too far: neither can be chosen (aria-disabled), each says why on focus.
+      const note = dialog.getByTestId('day-note');
+      for (const [date, why] of [
+        [soon, 'Too soon'], // sooner than 3 days
+        [tooFar, 'Too far ahead'], // beyond 14 days
+      ]) {
+        const refused = await calendarDay(dialog, date);
+        await expect(refused).toBeDisabled();
+        await expect(refused).toHaveAttribute('title', why);
+        await refused.focus();
+        await expect(note).toHaveText(`${shown(date)} cannot be booked: ${why}`);
+        await refused.press('Enter');
+        await expect(selected).toHaveText(`Selected: ${shown(allowed)}`);
+      }
       const day = await calendarDay(dialog, allowed);
       await expect(day).toBeEnabled();
       // 18:00 at the Austin court, named for a reader in New York.

@@ -18,6 +18,8 @@ function shown(date: string) {
 /** The day's button in a calendar, turning to the month that shows it. */
 async function calendarDay(dialog: Locator, date: string) {
   const day = dialog.locator(`[data-day="${date}"] button`);
+  // The calendar shows once the dialog has found the month to open on.
+  await expect(dialog.getByRole('grid')).toBeVisible();
   const turn = async (name: RegExp) => {
     const button = dialog.getByRole('button', { name });
     if ((await button.count()) === 0 || (await button.isDisabled()) || (await button.getAttribute('aria-disabled')) === 'true') {
@@ -46,6 +48,7 @@ test.describe('calendar control', () => {
   test.describe.configure({ mode: 'serial' });
   test.use({ timezoneId: 'America/Chicago' });
   let coach: Session;
+  let firstDate: string; // the weekly slot's first date: free, so the booking dialog starts on it
   let slotDate: string; // a free date of the weekly slot
   let awayDate: string; // the coach's time off
   let takenDate: string; // booked by another client
@@ -53,6 +56,7 @@ test.describe('calendar control', () => {
 
   test('the coach takes time off, sees the booking on it named, and cancels it in one click', async ({ page, request }) => {
     await page.goto('/');
+    firstDate = await localDateFromToday(page, 1);
     slotDate = await localDateFromToday(page, 8);
     awayDate = await localDateFromToday(page, 15);
     takenDate = await localDateFromToday(page, 22);
@@ -86,12 +90,37 @@ test.describe('calendar control', () => {
     await page.goto(`/coach/${coach.user.user_id}`);
     await page.getByTestId('slot').first().getByRole('button', { name: 'Book This Slot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm Your Booking' });
-    await expect(await calendarDay(dialog, awayDate)).toBeDisabled();
-    await expect(await calendarDay(dialog, awayDate)).toHaveAttribute('title', 'Coach away');
-    await expect(await calendarDay(dialog, takenDate)).toBeDisabled();
-    await expect(await calendarDay(dialog, takenDate)).toHaveAttribute('title', 'Fully booked');
-    await expect(await calendarDay(dialog, slotDate)).toBeEnabled();
+    const selected = dialog.getByText(/^Selected:/);
+    await expect(selected).toHaveText(`Selected: ${shown(firstDate)}`);
+    const note = dialog.getByTestId('day-note');
+
+    // A refused day cannot be chosen (aria-disabled), yet it takes focus and says why, there and
+    // in its name; Enter on it leaves the chosen date as it was.
+    const away = await calendarDay(dialog, awayDate);
+    await expect(away).toBeDisabled();
+    await expect(away).toHaveAttribute('aria-disabled', 'true');
+    await expect(away).toHaveAttribute('title', 'Coach away');
+    await expect(away).toHaveAccessibleName(/, Coach away$/);
     await expect(dialog.getByRole('list', { name: 'Dates not available' })).toContainText(`${shown(awayDate)}: Coach away`);
+    await away.focus();
+    await expect(away).toBeFocused();
+    await expect(note).toHaveText(`${shown(awayDate)} cannot be booked: Coach away`);
+    await away.press('Enter');
+    await expect(selected).toHaveText(`Selected: ${shown(firstDate)}`);
+
+    const taken = await calendarDay(dialog, takenDate);
+    await expect(taken).toBeDisabled();
+    await expect(taken).toHaveAttribute('title', 'Fully booked');
+    await taken.hover();
+    await expect(note).toHaveText(`${shown(takenDate)} cannot be booked: Fully booked`);
+    await taken.click({ force: true }); // a click a person could make: it chooses nothing
+    await expect(selected).toHaveText(`Selected: ${shown(firstDate)}`);
+
+    const free = await calendarDay(dialog, slotDate);
+    await expect(free).toBeEnabled();
+    await free.click();
+    await expect(selected).toHaveText(`Selected: ${shown(slotDate)}`);
+    await expect(dialog.getByRole('button', { name: 'Confirm Booking' })).toBeEnabled();
   });
 
   test('a client reschedules a booking to a free date', async ({ page }) => {
@@ -100,7 +129,9 @@ test.describe('calendar control', () => {
     const booking = page.getByTestId('booking').filter({ hasText: shown(takenDate) });
     await booking.getByRole('button', { name: 'Reschedule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reschedule' });
-    await expect(await calendarDay(dialog, awayDate)).toBeDisabled();
+    const away = await calendarDay(dialog, awayDate);
+    await expect(away).toBeDisabled();
+    await expect(away).toHaveAttribute('title', 'Coach away');
     await (await calendarDay(dialog, slotDate)).click();
     await dialog.getByRole('button', { name: 'Move Booking' }).click();
     await expect(page.getByText(`Booking moved to ${shown(slotDate)}`)).toBeVisible();

@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
 import type { Complete, Schemas } from '@/lib/api-types';
+import { monthRange } from '../utils/calendar-month';
 
 /** One occurrence of a coach's slot on a date, bookable or with the reason it is not. */
 export type CalendarDay = Complete<Schemas['CalendarDay']>;
@@ -23,6 +24,15 @@ export function useCoachCalendar(coachId: string | null | undefined, from: strin
   return useSWR<CalendarDay[]>(coachId ? coachCalendarKey(coachId, from, to) : null, () =>
     getCoachCalendar(coachId as string, from, to),
   );
+}
+
+/**
+ * The coach's calendar for the month a picker shows (`month` is any day of it), fetched while
+ * both are set. Each month is its own key, so months already seen come back from the cache.
+ */
+export function useCoachCalendarMonth(coachId: string | null | undefined, month: Date | undefined) {
+  const range = month ? monthRange(month) : { from: '', to: '' };
+  return useCoachCalendar(month ? coachId : null, range.from, range.to);
 }
 
 /** What a person reads for a date that cannot be booked. */

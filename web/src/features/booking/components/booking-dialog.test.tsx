@@ -1,7 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { coachLocation, coachProfile, slot } from '@/testing/fixtures';
+import type { RecordedCall } from '@/testing/mock-api';
 import { currentPath, renderApp } from '@/testing/test-utils';
+
+/**
+ * A day the calendar refuses: it cannot be chosen (aria-disabled, which a person's browser and
+ * Playwright honour) yet stays focusable (not natively disabled), and says why in its name and title.
+ */
+function expectRefused(button: HTMLElement, reason: string) {
+  expect(button).toHaveAttribute('aria-disabled', 'true');
+  expect(button).not.toHaveAttribute('disabled');
+  expect(button).toHaveAccessibleName(new RegExp(`, ${reason}$`));
+  expect(button).toHaveAttribute('title', reason);
+}
 
 const detailApi = (extra: Record<string, unknown> = {}) => ({
   'GET /coach/profile/coach-1': coachProfile(),
@@ -191,9 +203,10 @@ describe("the booking dialog under the coach's policy, in the place's zone", () 
       within(within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === date)!).getByRole(
         'button',
       );
-    expect(day('2025-03-14')).toBeDisabled(); // too soon
+    // No calendar to read here: the slot's rule and the policy decide, and say why.
+    expectRefused(day('2025-03-14'), 'Too soon');
     expect(day('2025-03-21')).toBeEnabled();
-    expect(day('2025-03-28')).toBeDisabled(); // too far
+    expectRefused(day('2025-03-28'), 'Too far ahead');
     expect(day('2025-03-20')).toBeDisabled(); // not a Friday
     // The first date the policy allows is chosen; 17:00 in Chicago needs no zone name here.
     expect(within(dialog).getByText('Fri, Mar 21, 2025')).toBeInTheDocument();
@@ -231,38 +244,192 @@ describe("the booking dialog under the coach's bookable calendar", () => {
     reason,
   });
 
-  it('disables the dates the calendar call refuses and says why on hover', async () => {
+  const calendarPage = (calendar: unknown, extra: Record<string, unknown> = {}) =>
+    detailApi({
+      'GET /availability/coach/coach-1': [slot({ slot_id: 'weekly', day_of_week: 'Friday' })],
+      'GET /availability/coach/coach-1/calendar': calendar,
+      ...extra,
+    });
+
+  /** The ranges the dialog asked the calendar for, [from, to], in the order first asked (a month
+   * read before may be read again when it comes back; the page's own read of the next dates,
+   * from the day before today, is left out). */
+  const monthsAsked = (calls: RecordedCall[]) => [
+    ...new Set(
+      calls
+        .filter((c) => c.path === '/availability/coach/coach-1/calendar' && c.query.get('from') !== '2025-03-11')
+        .map((c) => `${c.query.get('from')}..${c.query.get('to')}`),
+    ),
+  ].map((range) => range.split('..'));
+
+  /** March's Fridays: the 14th taken, the 21st the coach's time off, the 28th free. */
+  const march = [day('2025-03-14', 'weekly', 'booked'), day('2025-03-21', 'weekly', 'time_off'), day('2025-03-28')];
+
+  const dayButton = (dialog: HTMLElement, date: string) =>
+    within(within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === date)!).getByRole(
+      'button',
+    );
+
+  it('starts on the first date the calendar calls bookable, refuses the others and says why on hover', async () => {
     vi.stubEnv('TZ', 'America/Chicago');
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 12, 10, 0)); // Wednesday 12 March 2025
     const { user, calls } = renderApp('/coach/coach-1', {
       user: 'client',
-      api: detailApi({
-        'GET /availability/coach/coach-1': [slot({ slot_id: 'weekly', day_of_week: 'Friday' })],
-        'GET /availability/coach/coach-1/calendar': [
-          day('2025-03-14', 'weekly', 'booked'),
-          day('2025-03-21', 'weekly', 'time_off'),
-          day('2025-03-28'),
-        ],
+      api: calendarPage(march),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    // The slot's first Friday (the 14th) is taken: the dialog starts on the first one free.
+    expect(await within(dialog).findByText('Fri, Mar 28, 2025')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Confirm Booking' })).toBeEnabled();
+    expectRefused(dayButton(dialog, '2025-03-14'), 'Fully booked');
+    expectRefused(dayButton(dialog, '2025-03-21'), 'Coach away');
+    expect(dayButton(dialog, '2025-03-28')).toBeEnabled();
+    expect(dayButton(dialog, '2025-03-20')).toBeDisabled(); // not a Friday
+    expect(within(dialog).getByRole('list', { name: 'Dates not available' })).toHaveTextContent(
+      'Fri, Mar 14, 2025: Fully booked' + 'Fri, Mar 21, 2025: Coach away',
+    );
+    // Hovering a refused day says why under the calendar.
+    await user.hover(dayButton(dialog, '2025-03-14'));
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent('Fri, Mar 14, 2025 cannot be booked: Fully booked');
+    await user.hover(dayButton(dialog, '2025-03-28'));
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent(/^$/);
+    // The month shown is what is asked for.
+    expect(monthsAsked(calls)).toEqual([['2025-03-01', '2025-03-31']]);
+  });
+
+  it('says why a refused day cannot be chosen when it is reached by keyboard, and keeps the date', async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: calendarPage(march, {
+        'POST /bookings': { status: 201, body: { booking_id: 'b1' } },
       }),
     });
     await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
-    const button = (date: string) =>
-      within(within(dialog).getAllByRole('gridcell').find((cell) => cell.getAttribute('data-day') === date)!).getByRole(
-        'button',
-      );
-    await waitFor(() => expect(button('2025-03-14')).toBeDisabled());
-    expect(button('2025-03-14')).toHaveAttribute('title', 'Fully booked');
-    expect(button('2025-03-14')).toHaveAccessibleName(/Fully booked$/);
-    expect(button('2025-03-21')).toBeDisabled();
-    expect(button('2025-03-21')).toHaveAttribute('title', 'Coach away');
-    expect(button('2025-03-28')).toBeEnabled();
-    expect(within(dialog).getByRole('list', { name: 'Dates not available' })).toHaveTextContent(
-      'Fri, Mar 14, 2025: Fully booked' + 'Fri, Mar 21, 2025: Coach away',
+    await user.click(await within(dialog).findByRole('button', { name: /^28 March 2025, Friday, selected$/ }));
+    // A week back is the coach's time off: focus lands on it, and the line says why.
+    await user.keyboard('{ArrowUp}');
+    expect(dayButton(dialog, '2025-03-21')).toHaveFocus();
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent('Fri, Mar 21, 2025 cannot be booked: Coach away');
+    await user.keyboard('{Enter}');
+    await user.click(dayButton(dialog, '2025-03-14'));
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent('Fri, Mar 14, 2025 cannot be booked: Fully booked');
+    // Neither was chosen.
+    expect(within(dialog).getByText(/Selected:/)).toHaveTextContent('Selected: Fri, Mar 28, 2025');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/bookings')?.body).toEqual({
+        coach_id: 'coach-1',
+        slot_id: 'weekly',
+        booking_date: '2025-03-28',
+      }),
     );
-    const asked = calls.find((c) => c.path === '/availability/coach/coach-1/calendar')!;
-    expect([asked.query.get('from'), asked.query.get('to')]).toEqual(['2025-03-11', '2025-05-11']);
+  });
+
+  it('disables Confirm, saying why, once the chosen date is taken', async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    // Someone books the 14th between the calendar's first read and this client's Confirm.
+    let taken = false;
+    const { user } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: calendarPage(() => [day('2025-03-14', 'weekly', taken ? 'booked' : null), day('2025-03-21')], {
+        'POST /bookings': () => {
+          taken = true;
+          return { status: 409, body: { detail: 'Someone booked this date a moment ago' } };
+        },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(await within(dialog).findByText('Fri, Mar 14, 2025')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('Someone booked this date a moment ago')).toBeInTheDocument();
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Fri, Mar 14, 2025 cannot be booked: Fully booked. Choose another date.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Confirm Booking' })).toBeDisabled();
+    expectRefused(dayButton(dialog, '2025-03-14'), 'Fully booked');
+    await user.click(dayButton(dialog, '2025-03-21'));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Confirm Booking' })).toBeEnabled();
+  });
+
+  it('looks ahead month by month for the first free date', async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    // Every Friday of March is taken; April's first is free.
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: calendarPage(({ query }: { query: URLSearchParams }) =>
+        query.get('from') === '2025-03-01'
+          ? ['2025-03-14', '2025-03-21', '2025-03-28'].map((d) => day(d, 'weekly', 'booked'))
+          : [day('2025-04-04'), day('2025-04-11')],
+      ),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(await within(dialog).findByText('Fri, Apr 4, 2025')).toBeInTheDocument();
+    expect(dayButton(dialog, '2025-04-04')).toHaveAccessibleName(/selected$/);
+    expect(monthsAsked(calls)).toEqual([
+      ['2025-03-01', '2025-03-31'],
+      ['2025-04-01', '2025-04-30'],
+    ]);
+  });
+
+  it("reads each month the client turns to, and offers none of its days before it is read", async () => {
+    vi.stubEnv('TZ', 'America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 12, 10, 0));
+    // Months ahead, beyond what one call answers: each is read when it is shown.
+    let answerJune: () => void = () => {};
+    const june = new Promise<void>((resolve) => {
+      answerJune = resolve;
+    });
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: calendarPage(async ({ query }: { query: URLSearchParams }) => {
+        const from = query.get('from');
+        if (from === '2025-06-01') {
+          await june;
+          return [day('2025-06-06'), day('2025-06-13', 'weekly', 'time_off'), day('2025-06-20')];
+        }
+        if (from === '2025-03-01') return [day('2025-03-14'), day('2025-03-21')];
+        return [];
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Book This Slot' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });
+    expect(await within(dialog).findByText('Fri, Mar 14, 2025')).toBeInTheDocument();
+    // April and May: the calendar has no row for them, so nothing there can be chosen.
+    await user.click(within(dialog).getByRole('button', { name: /next month/i }));
+    await waitFor(() => expect(dayButton(dialog, '2025-04-04')).toBeDisabled());
+    await user.click(within(dialog).getByRole('button', { name: /next month/i }));
+    await user.click(within(dialog).getByRole('button', { name: /next month/i }));
+    // June is on its way: its Fridays wait, and the line says so.
+    expect(dayButton(dialog, '2025-06-06')).toBeDisabled();
+    expect(dayButton(dialog, '2025-06-13')).toBeDisabled();
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent("Loading the coach's calendar…");
+    answerJune();
+    await waitFor(() => expect(dayButton(dialog, '2025-06-06')).toBeEnabled());
+    expectRefused(dayButton(dialog, '2025-06-13'), 'Coach away');
+    expect(within(dialog).getByTestId('day-note')).toHaveTextContent(/^$/);
+    expect(monthsAsked(calls)).toEqual([
+      ['2025-03-01', '2025-03-31'],
+      ['2025-04-01', '2025-04-30'],
+      ['2025-05-01', '2025-05-31'],
+      ['2025-06-01', '2025-06-30'],
+    ]);
+    await user.click(dayButton(dialog, '2025-06-20'));
+    expect(within(dialog).getByText(/Selected:/)).toHaveTextContent('Selected: Fri, Jun 20, 2025');
   });
 
   it("shows each slot's next dates the server would book", async () => {

@@ -1,7 +1,5 @@
 import { CalendarDays, Clock, DollarSign, Info, Loader2, MapPin } from 'lucide-react';
 import * as React from 'react';
-import { DayButton, DayPicker, type DayButtonProps, type Modifiers } from 'react-day-picker';
-import 'react-day-picker/style.css';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -16,13 +14,15 @@ import {
 } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
-import { formatDisplayDate, formatLocalDate, startOfLocalDay, WEEKDAYS } from '@/lib/dates';
+import { formatDisplayDate, formatLocalDate, parseLocalDate, startOfLocalDay } from '@/lib/dates';
 import { formatAmount } from '@/lib/format';
 import { browserTimeZone, formatTimeRange, zonedInstant } from '@/lib/zoned-time';
 import { createBooking } from '../api/create-booking';
-import { useCoachCalendar } from '../api/get-coach-calendar';
+import { useCoachCalendarMonth, type CalendarDay } from '../api/get-coach-calendar';
 import { useCoachPolicy } from '../api/get-coach-policy';
-import { calendarRange, unbookableDates } from '../utils/calendar-days';
+import { usePickerMonth } from '../hooks/use-picker-month';
+import { calendarState, slotDayStatus, slotOccurrences } from '../utils/calendar-days';
+import { sameMonth } from '../utils/calendar-month';
 import { DEFAULT_POLICY, policyLines } from '../utils/booking-policy';
 import {
   dateProblem,
@@ -32,6 +32,7 @@ import {
   type BookableSlot,
   type BookingLimits,
 } from '../utils/slot-dates';
+import { BookableDayPicker, refusalNote } from './bookable-day-picker';
 
 /** The slot being booked, as the coach page knows it. */
 export interface BookingSlot extends BookableSlot {
@@ -52,34 +53,6 @@ interface BookingDialogProps {
   timeZone?: string | null;
   /** Dismissed or booked: the caller forgets the chosen slot. */
   onClose: () => void;
-}
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/**
- * A day's spoken name starts with the number the button shows (WCAG 2.5.3, label in name):
- * "25 November 2026, Wednesday", then ", today" and ", selected" when they hold. Read from the
- * local calendar fields, as the picker's days are local midnights.
- */
-function dayButtonLabel(date: Date, modifiers: Modifiers) {
-  const weekday = WEEKDAYS[(date.getDay() + 6) % 7];
-  let label = `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}, ${weekday}`;
-  if (modifiers.today) label += ', today';
-  if (modifiers.selected) label += ', selected';
-  return label;
 }
 
 /** "Confirm Your Booking": pick a date that fits the slot, then POST /api/bookings. */
@@ -135,26 +108,51 @@ function BookingFormFields({
   const navigate = useNavigate();
   const now = React.useMemo(() => new Date(), []);
   const today = startOfLocalDay(now);
-  // Up to two years of days to try, each through Intl: once per dialog, not per render.
-  const first = React.useMemo(() => firstBookableDate(slot, now, limits), [slot, now, limits]);
-  const [date, setDate] = React.useState<Date | undefined>(first);
+  const last = lastBookableDay(now, limits.policy);
+  // The slot's own rule (its days, the policy): where the search for a free date starts, and
+  // the date to start on if the calendar cannot be read. Up to two years of days, each through
+  // Intl: once per dialog, not per render.
+  const ruled = React.useMemo(() => firstBookableDate(slot, now, limits), [slot, now, limits]);
+  // The first date the server's calendar calls bookable for this slot (and the slot's rule allows).
+  const find = React.useCallback(
+    (days: CalendarDay[]) =>
+      [...slotOccurrences(days, slot.slot_id).values()]
+        .filter((day) => day.bookable)
+        .map((day) => day.date)
+        .sort()
+        .find((date) => {
+          const day = parseLocalDate(date);
+          return day !== null && dateProblem(slot, day, now, limits) === null;
+        }),
+    [slot, now, limits],
+  );
+  const picker = usePickerMonth({ coachId, start: ruled ?? today, last, find: ruled ? find : null });
+  const initial = picker.found ? (parseLocalDate(picker.found) ?? undefined) : picker.failed ? ruled : undefined;
+  const [picked, setPicked] = React.useState<Date>();
+  const date = picked ?? initial;
   const [submitting, setSubmitting] = React.useState(false);
   const lines = policyLines(limits.policy);
+
   // The server's word on each date of this slot (taken, coach away, policy): what it calls
-  // bookable is what POST /bookings accepts. Unreadable, the slot's own rules still apply.
-  const range = React.useMemo(() => calendarRange(now), [now]);
-  const { data: calendar } = useCoachCalendar(coachId, range.from, range.to);
-  const unbookable = React.useMemo(() => unbookableDates(calendar, slot.slot_id), [calendar, slot.slot_id]);
-  // Hovering a date the calendar refuses says why.
-  const dayButton = React.useMemo(
-    () => ({
-      DayButton: (props: DayButtonProps) => (
-        <DayButton {...props} title={unbookable.get(props.day.isoDate) ?? props.title} />
-      ),
-    }),
-    [unbookable],
+  // bookable is what POST /bookings accepts. The chosen date's month is read too, as the month
+  // shown may be another.
+  const shownDays = React.useMemo(
+    () => slotOccurrences(picker.calendar.data, slot.slot_id),
+    [picker.calendar.data, slot.slot_id],
   );
-  const noDate = first === undefined;
+  const shownState = calendarState(picker.calendar);
+  const status = (day: Date) =>
+    slotDayStatus(dateProblem(slot, day, now, limits), shownDays.get(formatLocalDate(day)), shownState);
+  const otherMonth = useCoachCalendarMonth(coachId, date && !sameMonth(date, picker.month) ? date : undefined);
+  const chosenCalendar = date && !sameMonth(date, picker.month) ? otherMonth : picker.calendar;
+  const chosen = date
+    ? slotDayStatus(
+        dateProblem(slot, date, now, limits),
+        slotOccurrences(chosenCalendar.data, slot.slot_id).get(formatLocalDate(date)),
+        calendarState(chosenCalendar),
+      )
+    : undefined;
+
   async function confirm() {
     if (!date) {
       toast.error('Please select a date');
@@ -169,8 +167,30 @@ function BookingFormFields({
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to create booking'));
       setSubmitting(false);
+      // Someone may have taken the date meanwhile: read its month again, so it says so.
+      void chosenCalendar.mutate();
     }
   }
+
+  if (picker.searching) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner label="Finding the first free date" />
+      </div>
+    );
+  }
+
+  // Confirm waits for a date the calendar would book, and says why it waits.
+  const checking = chosen?.kind === 'closed' && calendarState(chosenCalendar) === 'loading';
+  const unconfirmable = !date
+    ? undefined
+    : chosen?.kind === 'refused'
+      ? `${refusalNote(date, chosen.reason)}. Choose another date.`
+      : checking
+        ? "Checking this date in the coach's calendar…"
+        : chosen?.kind === 'closed'
+          ? `${formatDisplayDate(toBookingDate(date))} cannot be booked. Choose another date.`
+          : undefined;
 
   return (
     <>
@@ -211,38 +231,16 @@ function BookingFormFields({
         ))}
       </ul>
 
-      <div className="flex justify-center">
-        <DayPicker
-          mode="single"
-          // A second click on the chosen day keeps it chosen rather than leaving no date.
-          required
-          selected={date}
-          onSelect={setDate}
-          defaultMonth={date ?? today}
-          startMonth={today}
-          endMonth={lastBookableDay(now, limits.policy)}
-          disabled={(day: Date) =>
-            dateProblem(slot, day, now, limits) !== null || unbookable.has(formatLocalDate(day))
-          }
-          weekStartsOn={1}
-          labels={{
-            labelDayButton: (day: Date, modifiers: Modifiers) => {
-              const why = unbookable.get(formatLocalDate(day));
-              return why ? `${dayButtonLabel(day, modifiers)}, ${why}` : dayButtonLabel(day, modifiers);
-            },
-          }}
-          components={dayButton}
-        />
-      </div>
-      {unbookable.size > 0 ? (
-        <ul aria-label="Dates not available" className="grid gap-0.5 text-xs text-muted-foreground">
-          {[...unbookable].slice(0, 6).map(([day, why]) => (
-            <li key={day}>
-              {formatDisplayDate(day)}: {why}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <BookableDayPicker
+        month={picker.month}
+        onMonthChange={picker.onMonthChange}
+        startMonth={today}
+        endMonth={last}
+        selected={date}
+        onSelect={setPicked}
+        status={status}
+        loading={shownState === 'loading'}
+      />
 
       <p className="flex items-center gap-2 text-sm" aria-live="polite">
         <CalendarDays className="size-4 text-muted-foreground" aria-hidden="true" />
@@ -250,18 +248,35 @@ function BookingFormFields({
           <span>
             Selected: <span className="font-semibold">{formatDisplayDate(toBookingDate(date))}</span>
           </span>
-        ) : noDate ? (
-          <span className="text-muted-foreground">No date of this slot fits the coach's booking policy</span>
         ) : (
-          <span className="text-muted-foreground">No date selected</span>
+          // Nothing to start on: the slot's rule allows no date, or the calendar frees none.
+          <span className="text-muted-foreground">
+            {picker.failed || !ruled
+              ? "No date of this slot fits the coach's booking policy"
+              : 'No date of this slot is free to book'}
+          </span>
         )}
       </p>
+      {unconfirmable ? (
+        <p
+          id="booking-date-problem"
+          role={checking ? 'status' : 'alert'}
+          className={checking ? 'text-sm text-muted-foreground' : 'text-sm font-medium text-destructive'}
+        >
+          {unconfirmable}
+        </p>
+      ) : null}
 
       <DialogFooter>
         <Button variant="outline" onClick={onClose} disabled={submitting}>
           Cancel
         </Button>
-        <Button variant="accent" onClick={() => void confirm()} disabled={submitting || noDate}>
+        <Button
+          variant="accent"
+          onClick={() => void confirm()}
+          disabled={submitting || !date || unconfirmable !== undefined}
+          aria-describedby={unconfirmable ? 'booking-date-problem' : undefined}
+        >
           {submitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Confirm Booking
         </Button>

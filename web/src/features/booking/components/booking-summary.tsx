@@ -1,9 +1,10 @@
-import { CalendarDays, Clock, MapPin } from 'lucide-react';
+import { AlertTriangle, CalendarDays, Clock, MapPin } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { formatDisplayDate } from '@/lib/dates';
 import { formatTimeRange } from '@/lib/zoned-time';
 import type { Booking } from '../api/get-bookings';
-import { cancellationNote, statusLabel, statusVariant } from '../utils/booking-rules';
+import { formatDuration } from '../utils/booking-policy';
+import { cancellationNote, cancellationWindowMinutes, statusLabel, statusVariant } from '../utils/booking-rules';
 
 /**
  * The when and where of a booking: its date and "start – end" on the place's wall clock (with the
@@ -56,6 +57,28 @@ export function CancellationNote({ booking }: { booking: Booking }) {
   return (
     <p className="text-sm text-muted-foreground" data-testid="cancellation-note">
       {note}
+    </p>
+  );
+}
+
+/**
+ * Before a client's act that would be recorded as a late cancellation (a plain cancel, or a move,
+ * which cancels the booking it moves): "This is a late cancellation: free cancellation ends 24
+ * hours before the session. Maya Thompson will see it marked late." Shown where
+ * cancelWouldBeLate holds.
+ */
+export function LateCancellationWarning({ booking, lead }: { booking: Booking; lead: string }) {
+  return (
+    <p
+      role="alert"
+      data-testid="late-cancellation-warning"
+      className="flex gap-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-900"
+    >
+      <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <span>
+        {lead}: free cancellation ends {formatDuration(cancellationWindowMinutes(booking))} before the session.{' '}
+        {booking.coach_name} will see it marked late.
+      </span>
     </p>
   );
 }

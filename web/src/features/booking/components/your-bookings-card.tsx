@@ -1,4 +1,4 @@
-import { AlertTriangle, CalendarX2, Plus, Search } from 'lucide-react';
+import { CalendarX2, Plus, Search } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -15,11 +15,9 @@ import { useNow } from '@/lib/use-now';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
-import { formatDuration } from '../utils/booking-policy';
 import {
   canEditReview,
   canLeaveReview,
-  cancellationWindowMinutes,
   cancelWouldBeLate,
   clientCanCancel,
   inCalendar,
@@ -32,6 +30,7 @@ import {
   BookingWhenWhere,
   CancellationNote,
   LateCancellationBadge,
+  LateCancellationWarning,
 } from './booking-summary';
 
 /**
@@ -177,22 +176,7 @@ function ClientCancelDialog({
       onOpenChange={onOpenChange}
       title="Cancel this booking?"
       description={`${booking.coach_name}, ${formatDisplayDate(booking.booking_date)}, ${formatTimeRange(booking)}.`}
-      notice={
-        late ? (
-          <p
-            role="alert"
-            data-testid="late-cancellation-warning"
-            className="flex gap-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-900"
-          >
-            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <span>
-              This is a late cancellation: free cancellation ends{' '}
-              {formatDuration(cancellationWindowMinutes(booking))} before the session. {booking.coach_name} will
-              see it marked late.
-            </span>
-          </p>
-        ) : null
-      }
+      notice={late ? <LateCancellationWarning booking={booking} lead="This is a late cancellation" /> : null}
       reasonLabel="Reason for the coach (optional)"
       keepLabel="Keep Booking"
       confirmLabel="Cancel Booking"

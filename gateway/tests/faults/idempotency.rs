@@ -22,7 +22,7 @@ use tokio::{
 };
 use uuid::Uuid;
 
-use crate::mesh::{self, Backing, Reply, Upstreams, session_date};
+use crate::mesh::{self, Backing, Reply, Services, Upstreams, session_date};
 
 fn replayed(reply: &Reply) -> bool {
     reply
@@ -212,15 +212,8 @@ async fn a_booking_committed_whose_answer_was_lost_is_the_booking_its_retry_retu
 async fn two_gateways_share_keys_and_a_gateway_started_later_replays_them() {
     // Arrange: two gateways on one Redis and one mesh.
     let backing = Backing::new(mesh::REDIS_URL).await;
-    let identity = mesh::identity(&backing).await;
-    let coaching = mesh::coaching(&backing).await;
-    let booking = mesh::booking(&backing, mesh::any_port(), &coaching.url()).await;
-    let upstreams = || Upstreams {
-        identity: identity.url(),
-        coaching: coaching.url(),
-        booking: booking.url(),
-        ..Upstreams::none()
-    };
+    let services = Services::start(&backing).await;
+    let upstreams = || services.upstreams();
     let first = mesh::gateway(mesh::gateway_config(&backing, upstreams())).await;
     let second = mesh::gateway(mesh::gateway_config(&backing, upstreams())).await;
     let (coach, week) = first.coach_with_slot().await;

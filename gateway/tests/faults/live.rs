@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::mesh::{self, Backing, Upstreams, session_date};
+use crate::mesh::{self, Backing, Services, session_date};
 
 /// Reads `response` until it has sent `text` (within ten seconds) and returns what came before.
 async fn until(response: &mut reqwest::Response, buffered: &mut String, text: &str) -> String {
@@ -31,17 +31,9 @@ async fn until(response: &mut reqwest::Response, buffered: &mut String, text: &s
 async fn a_booking_made_through_one_gateway_reaches_the_coach_s_stream_on_another() {
     // Arrange: identity, coaching and booking, and two gateways in front of them on one Redis.
     let backing = Backing::new(mesh::REDIS_URL).await;
-    let identity = mesh::identity(&backing).await;
-    let coaching = mesh::coaching(&backing).await;
-    let booking = mesh::booking(&backing, mesh::any_port(), &coaching.url()).await;
-    let upstreams = || Upstreams {
-        identity: identity.url(),
-        coaching: coaching.url(),
-        booking: booking.url(),
-        ..Upstreams::none()
-    };
-    let one = mesh::gateway(mesh::gateway_config(&backing, upstreams())).await;
-    let two = mesh::gateway(mesh::gateway_config(&backing, upstreams())).await;
+    let services = Services::start(&backing).await;
+    let one = mesh::gateway(mesh::gateway_config(&backing, services.upstreams())).await;
+    let two = mesh::gateway(mesh::gateway_config(&backing, services.upstreams())).await;
     let (coach, week) = one.coach_with_slot().await;
     let client = one.register("client").await;
     let mut stream = two.open("/notifications/stream", &coach.token).await;

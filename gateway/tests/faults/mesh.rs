@@ -197,6 +197,37 @@ impl Upstreams {
     }
 }
 
+/// identity-, coaching- and booking-svc on one backing, running while this is held: what a
+/// gateway needs for sign-up, coaches and bookings.
+pub struct Services {
+    identity: Process,
+    coaching: Process,
+    booking: Process,
+}
+
+impl Services {
+    pub async fn start(backing: &Backing) -> Services {
+        let identity = identity(backing).await;
+        let coaching = coaching(backing).await;
+        let booking = booking(backing, any_port(), &coaching.url()).await;
+        Services {
+            identity,
+            coaching,
+            booking,
+        }
+    }
+
+    /// Where a gateway reaches them (gym-svc nowhere).
+    pub fn upstreams(&self) -> Upstreams {
+        Upstreams {
+            identity: self.identity.url(),
+            coaching: self.coaching.url(),
+            booking: self.booking.url(),
+            ..Upstreams::none()
+        }
+    }
+}
+
 /// The gateway's configuration for `backing` and `upstreams`, with limits high enough not to
 /// matter and the default deadline; tests change what they exercise.
 pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Config {

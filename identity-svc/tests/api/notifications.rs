@@ -100,6 +100,12 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
     let people = People::register(&app).await;
     let now = Utc::now();
     let later = now + Duration::days(5);
+    let old = booking(&people, later);
+    let moved = BookingFact {
+        booking_id: Uuid::new_v4(),
+        rescheduled_from: Some(old.booking_id),
+        ..booking(&people, later + Duration::days(1))
+    };
     let events = vec![
         Event::BookingRequested {
             booking: booking(&people, later),
@@ -151,13 +157,30 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
         Event::ReservationExpired {
             reservation: reservation(&people, later),
         },
+        // A reschedule: the old booking's cancel tells nobody, the new one tells the coach it moved.
+        Event::BookingCancelled {
+            booking: BookingFact {
+                rescheduled_to: Some(moved.booking_id),
+                ..old.clone()
+            },
+            by: Party::Client,
+            reason: None,
+            late: false,
+        },
+        Event::BookingRequested {
+            booking: moved.clone(),
+        },
+        // A no-show tells nobody: the coach marked it.
+        Event::BookingNoShow {
+            booking: booking(&people, later),
+        },
     ];
     let envelopes: Vec<Envelope> = events.into_iter().map(|e| envelope(e, now)).collect();
     for envelope in &envelopes {
         app.publish(envelope).await;
     }
 
-    let coach = kinds_once(&app, &people.coach.0, 8).await;
+    let coach = kinds_once(&app, &people.coach.0, 9).await;
     assert_eq!(
         coach,
         [
@@ -169,6 +192,7 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
             "reservation_denied",
             "reservation_cancelled",
             "reservation_expired",
+            "booking_rescheduled",
         ]
     );
     let client = kinds_once(&app, &people.client.0, 5).await;
@@ -206,8 +230,8 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
         now,
     ))
     .await;
-    let coach_after = kinds_once(&app, &people.coach.0, 9).await;
-    assert_eq!(coach_after.len(), 9);
+    let coach_after = kinds_once(&app, &people.coach.0, 10).await;
+    assert_eq!(coach_after.len(), 10);
     assert_eq!(coach_after.last().map(String::as_str), Some("booking_requested"));
     assert_eq!(kinds(&app, &people.client.0).await, client);
     assert_eq!(kinds(&app, &people.gym.0).await, gym);

@@ -2399,6 +2399,11 @@ export interface components {
              */
             slot_id: string;
         };
+        /**
+         * @example {
+         *       "availability_id": "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a9f"
+         *     }
+         */
         ReservationBody: {
             /**
              * Format: uuid
@@ -2614,7 +2619,14 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
-        /** @description Only the fields present change. */
+        /**
+         * @description Only the fields present change.
+         * @example {
+         *       "full_name": "Jordan Lee",
+         *       "phone": "+1 512 555 0142",
+         *       "role": "coach"
+         *     }
+         */
         UpdateUserBody: {
             email?: string | null;
             full_name?: string | null;

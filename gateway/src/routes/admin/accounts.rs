@@ -51,6 +51,7 @@ pub struct CreateUserBody {
 
 /// Only the fields present change.
 #[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"full_name": "Jordan Lee", "phone": "+1 512 555 0142", "role": "coach"}))]
 pub struct UpdateUserBody {
     #[serde(default)]
     #[schema(min_length = 1, max_length = 100, pattern = "\\S")]

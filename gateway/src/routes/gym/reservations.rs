@@ -52,6 +52,7 @@ pub struct CourtReservation {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"availability_id": "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a9f"}))]
 pub struct ReservationBody {
     /// Open court availability (from `/gym/locations/{location_id}/availability`).
     #[schema(format = Uuid)]

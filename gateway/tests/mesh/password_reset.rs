@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::helpers::Mesh;
 
 /// The token of the last reset link mailed to `email` (from identity's mail outbox).
-async fn mailed_token(mesh: &Mesh, email: &str) -> String {
+pub async fn mailed_token(mesh: &Mesh, email: &str) -> String {
     let db = sqlx::PgPool::connect(&mesh.database_url)
         .await
         .expect("the test database");

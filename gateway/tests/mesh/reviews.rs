@@ -25,7 +25,7 @@ fn at(rfc3339: &str) -> DateTime<Utc> {
 }
 
 /// A client's confirmed booking of the coach's slot on `date`; returns its id.
-async fn confirmed(mesh: &Mesh, client: &User, coach: &User, slot_id: &str, date: &str) -> String {
+pub async fn confirmed(mesh: &Mesh, client: &User, coach: &User, slot_id: &str, date: &str) -> String {
     let (status, booking) = mesh
         .post(
             "/bookings",
@@ -48,7 +48,7 @@ async fn confirmed(mesh: &Mesh, client: &User, coach: &User, slot_id: &str, date
 }
 
 /// Waits until the scheduler has completed the booking.
-async fn until_completed(mesh: &Mesh, client: &User, booking_id: &str) {
+pub async fn until_completed(mesh: &Mesh, client: &User, booking_id: &str) {
     for _ in 0..100 {
         let (status, list) = mesh.get("/bookings", Some(&client.token)).await;
         assert_eq!(status, StatusCode::OK, "{list}");

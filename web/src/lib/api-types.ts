@@ -21,7 +21,9 @@ export type Query<P extends keyof paths> = paths[P] extends { get: { parameters:
 export type Complete<T> = { [K in keyof T]-?: T[K] };
 
 /**
- * A closed set of values: the document's enum once it declares one; while it still says
- * `string`, the values the app knows.
+ * Every value of one of the document's enums, for a list on screen (a select's options), in the
+ * order written: `enumValues<Schemas['CourtType']>({ basketball: true, ... })`. The values are
+ * written out because the generated types are types only; the record's type makes the compiler
+ * refuse the list when the document's enum gains or loses a value.
  */
-export type Closed<Documented, Known extends string> = string extends Documented ? Known : Documented;
+export const enumValues = <T extends string>(values: Record<T, true>): T[] => Object.keys(values) as T[];

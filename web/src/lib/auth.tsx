@@ -16,12 +16,12 @@ import {
   setToken,
 } from '@/lib/api-client';
 import { FullPageSpinner } from '@/components/ui/spinner';
-import type { Closed, Complete, Schemas } from '@/lib/api-types';
+import type { Complete, Schemas } from '@/lib/api-types';
 
 /** The four kinds of account. */
-export type Role = Closed<Schemas['User']['role'], 'admin' | 'coach' | 'client' | 'gym'>;
+export type Role = Schemas['Role'];
 
-export type User = Complete<Omit<Schemas['User'], 'role'>> & { role: Role };
+export type User = Complete<Schemas['User']>;
 
 export type AuthResponse = Omit<Schemas['AuthResponse'], 'user'> & { user: User };
 

@@ -1,18 +1,17 @@
 import useSWR from 'swr';
 import { api, isNotFound } from '@/lib/api-client';
-import type { Closed, Complete, Schemas } from '@/lib/api-types';
+import { enumValues, type Complete, type Schemas } from '@/lib/api-types';
 
-export type SkillLevel = Closed<
-  NonNullable<Schemas['ClientProfile']['skill_level']>,
-  'beginner' | 'intermediate' | 'advanced'
->;
+export type SkillLevel = Schemas['SkillLevel'];
 
-export const SKILL_LEVELS: readonly SkillLevel[] = ['beginner', 'intermediate', 'advanced'];
+export const SKILL_LEVELS: readonly SkillLevel[] = enumValues<SkillLevel>({
+  beginner: true,
+  intermediate: true,
+  advanced: true,
+});
 
 /** SPEC §3 "Client profile"; every field but the id may be empty (null). */
-export type ClientProfile = Complete<Omit<Schemas['ClientProfile'], 'skill_level'>> & {
-  skill_level: SkillLevel | null;
-};
+export type ClientProfile = Complete<Schemas['ClientProfile']>;
 
 /** GET /api/client/profile/{user_id}. */
 export const clientProfileKey = (userId: string) => `/client/profile/${encodeURIComponent(userId)}`;

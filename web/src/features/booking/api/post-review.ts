@@ -9,16 +9,14 @@ import { coachReviewsPrefix } from './get-coach-reviews';
 export type Review = Schemas['Review'];
 
 /** What a client says: 1 to 5 stars and an optional comment (at most 2,000 characters). */
-export interface ReviewInput {
-  rating: number;
-  comment: string;
-}
+export type ReviewInput = Schemas['ReviewBody'];
 
 /** The longest comment or reply. */
 export const REVIEW_TEXT_MAX = 2000;
 
 const reviewPath = (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/review`;
-const body = ({ rating, comment }: ReviewInput) => ({ rating, comment: comment.trim() || null });
+/** A blank comment is sent as none. */
+const body = ({ rating, comment }: ReviewInput): ReviewInput => ({ rating, comment: comment?.trim() || null });
 
 /** Everything on screen a review changes: the bookings it shows on, the coach's reviews, profile. */
 async function refreshAfter(review: Review) {

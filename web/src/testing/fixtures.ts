@@ -1,4 +1,5 @@
 /** Small, readable server data for component tests. */
+import type { CalendarDay, Unbookable } from '@/features/booking/api/get-coach-calendar';
 import type {
   AvailabilitySlot,
   CoachListing,
@@ -63,5 +64,22 @@ export function slot(overrides: Partial<AvailabilitySlot> = {}): AvailabilitySlo
     end_time: '18:00',
     location_id: 'loc-1',
     ...overrides,
+  };
+}
+
+/** One occurrence of slot `slotId` on `date` in a coach's calendar (17:00-18:00 in Chicago),
+ * bookable unless a `reason` is given. */
+export function calendarDay(date: string, reason: Unbookable | null = null, slotId = 'weekly'): CalendarDay {
+  return {
+    slot_id: slotId,
+    date,
+    start_time: '17:00',
+    end_time: '18:00',
+    time_zone: 'America/Chicago',
+    starts_at: `${date}T22:00:00Z`,
+    ends_at: `${date}T23:00:00Z`,
+    location_name: 'Eastside Rec',
+    bookable: reason === null,
+    reason,
   };
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { coachLocation, coachProfile, slot } from '@/testing/fixtures';
+import type { Unbookable } from '@/features/booking/api/get-coach-calendar';
+import { calendarDay, coachLocation, coachProfile, slot } from '@/testing/fixtures';
 import type { RecordedCall } from '@/testing/mock-api';
 import { currentPath, renderApp } from '@/testing/test-utils';
 
@@ -231,18 +232,7 @@ describe("the booking dialog under the coach's bookable calendar", () => {
     vi.unstubAllEnvs();
   });
 
-  const day = (date: string, slotId = 'weekly', reason: string | null = null) => ({
-    slot_id: slotId,
-    date,
-    start_time: '17:00',
-    end_time: '18:00',
-    time_zone: 'America/Chicago',
-    starts_at: `${date}T22:00:00Z`,
-    ends_at: `${date}T23:00:00Z`,
-    location_name: 'Eastside Rec',
-    bookable: reason === null,
-    reason,
-  });
+  const day = (date: string, slotId = 'weekly', reason: Unbookable | null = null) => calendarDay(date, reason, slotId);
 
   const calendarPage = (calendar: unknown, extra: Record<string, unknown> = {}) =>
     detailApi({

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CalendarDay, Unbookable } from '../api/get-coach-calendar';
+import { calendarDay } from '@/testing/fixtures';
+import type { CalendarDay } from '../api/get-coach-calendar';
 import { calendarState, CLOSED, OPEN, refusalByDate, refused, slotDayStatus } from './calendar-days';
 import { addMonths, monthRange, sameMonth } from './calendar-month';
 
-const row = (date: string, reason: Unbookable | null = null, slotId = 'weekly'): CalendarDay => ({
-  slot_id: slotId,
-  date,
-  start_time: '17:00',
-  end_time: '18:00',
-  time_zone: 'America/Chicago',
-  starts_at: `${date}T22:00:00Z`,
-  ends_at: `${date}T23:00:00Z`,
-  location_name: 'Eastside Rec',
-  bookable: reason === null,
-  reason,
-});
+const row = calendarDay;
 
 describe('a date of one slot in the picker', () => {
   it('is open only when the calendar calls it bookable', () => {

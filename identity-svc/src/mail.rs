@@ -113,9 +113,11 @@ pub fn notification_letter(
     }
 }
 
-/// The dashboard (where the bell's panel sets the email preferences) of a notification's link.
+/// The dashboard (where the bell's panel sets the email preferences) of a notification's link,
+/// without the booking or reservation the link scrolls to.
 fn dashboard_preferences(link: &str) -> String {
-    format!("{link}#email-preferences")
+    let dashboard = link.split_once('?').map_or(link, |(path, _)| path);
+    format!("{dashboard}#email-preferences")
 }
 
 /// Control characters would end an iCalendar line early: each becomes a space.

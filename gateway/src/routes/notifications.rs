@@ -68,7 +68,7 @@ pub enum NotificationKind {
 #[schema(example = json!({"notification_id": "0f6a1c7e-2b1d-4c55-8f0e-5d8b7a9c1e23",
     "kind": "booking_requested", "title": "New booking request",
     "body": "Ann Lee asked to book 2030-06-03 from 10:00 to 11:00 at Court A (America/Chicago).",
-    "link": "/coach/dashboard", "created_at": "2030-05-28T14:03:11.120Z", "read_at": null}))]
+    "link": "/coach/dashboard?booking=7d1e6c2a-3b4f-4e8a-9c5d-2f1a0b9e8d76", "created_at": "2030-05-28T14:03:11.120Z", "read_at": null}))]
 pub struct Notification {
     #[schema(format = Uuid)]
     pub notification_id: String,
@@ -76,7 +76,9 @@ pub struct Notification {
     pub kind: String,
     pub title: String,
     pub body: String,
-    /// The app path that shows the thing (`/coach/dashboard`).
+    /// The app path that shows the thing: the reader's dashboard, at the booking
+    /// (`/coach/dashboard?booking=<id>`) or court reservation (`?reservation=<id>`) it concerns;
+    /// an account notice links to the dashboard alone.
     pub link: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]

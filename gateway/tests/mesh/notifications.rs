@@ -97,7 +97,13 @@ async fn a_booking_request_reaches_the_coachs_open_stream_and_inbox() {
 
     let pushed = stream.notification().await;
     assert_eq!(pushed["kind"], "booking_requested");
-    assert_eq!(pushed["link"], "/coach/dashboard");
+    assert_eq!(
+        pushed["link"],
+        format!(
+            "/coach/dashboard?booking={}",
+            booked["booking_id"].as_str().unwrap()
+        )
+    );
     assert!(
         pushed["body"].as_str().unwrap().contains("Chris Client"),
         "{pushed}"

@@ -10,10 +10,21 @@ use uuid::Uuid;
 /// How long before a session its reminder goes out.
 pub const REMIND_BEFORE: Duration = Duration::hours(24);
 
-/// The app's paths a notification links to: each role's dashboard, where the thing is shown.
-pub const CLIENT_DASHBOARD: &str = "/client/dashboard";
-pub const COACH_DASHBOARD: &str = "/coach/dashboard";
-pub const GYM_DASHBOARD: &str = "/gym/dashboard";
+/// The dashboards a notification links to: each shows the bookings or court reservations of its
+/// role, and scrolls to the one a link names (`?booking=<id>`, `?reservation=<id>`).
+const CLIENT_DASHBOARD: &str = "/client/dashboard";
+const COACH_DASHBOARD: &str = "/coach/dashboard";
+const GYM_DASHBOARD: &str = "/gym/dashboard";
+
+/// The app path that shows a booking: `dashboard` (its client's or its coach's), at the booking.
+fn booking_link(dashboard: &str, booking_id: Uuid) -> String {
+    format!("{dashboard}?booking={booking_id}")
+}
+
+/// The app path that shows a court reservation: `dashboard` (its coach's or its gym's), at it.
+fn reservation_link(dashboard: &str, reservation_id: Uuid) -> String {
+    format!("{dashboard}?reservation={reservation_id}")
+}
 
 /// The kinds of notification, as the API names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,13 +172,13 @@ fn court(r: &ReservationFact) -> String {
     )
 }
 
-fn notice(user_id: Uuid, kind: Kind, title: &str, body: String, link: &str) -> Notice {
+fn notice(user_id: Uuid, kind: Kind, title: &str, body: String, link: String) -> Notice {
     Notice {
         user_id,
         kind,
         title: title.to_owned(),
         body,
-        link: link.to_owned(),
+        link,
         ics: None,
     }
 }
@@ -213,14 +224,14 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                 name(b.client_id),
                 when(b)
             ),
-            COACH_DASHBOARD,
+            booking_link(COACH_DASHBOARD, b.booking_id),
         )]),
         Event::BookingRequested { booking: b } => keep(vec![notice(
             b.coach_id,
             Kind::BookingRequested,
             "New booking request",
             format!("{} asked to book {}.", name(b.client_id), when(b)),
-            COACH_DASHBOARD,
+            booking_link(COACH_DASHBOARD, b.booking_id),
         )]),
         Event::BookingCancelled { booking: b, .. } if b.rescheduled_to.is_some() => Plan {
             now: vec![],
@@ -233,14 +244,14 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                     Kind::BookingReminder,
                     "Session tomorrow",
                     format!("Your session with {} is on {}.", name(b.coach_id), when(b)),
-                    CLIENT_DASHBOARD,
+                    booking_link(CLIENT_DASHBOARD, b.booking_id),
                 ),
                 notice(
                     b.coach_id,
                     Kind::BookingReminder,
                     "Session tomorrow",
                     format!("Your session with {} is on {}.", name(b.client_id), when(b)),
-                    COACH_DASHBOARD,
+                    booking_link(COACH_DASHBOARD, b.booking_id),
                 ),
             ];
             Plan {
@@ -249,7 +260,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                     Kind::BookingConfirmed,
                     "Booking confirmed",
                     format!("{} confirmed your session on {}.", name(b.coach_id), when(b)),
-                    CLIENT_DASHBOARD,
+                    booking_link(CLIENT_DASHBOARD, b.booking_id),
                 )],
                 reminder: schedule(b.booking_id, &b.starts_at, occurred_at, reminders),
             }
@@ -260,7 +271,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                 Kind::BookingDenied,
                 "Booking declined",
                 format!("{} declined your request for {}.", name(b.coach_id), when(b)),
-                CLIENT_DASHBOARD,
+                booking_link(CLIENT_DASHBOARD, b.booking_id),
             )],
             reminder: Reminder::CallOff(b.booking_id),
         },
@@ -286,7 +297,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         when(b),
                         because(reason.as_ref())
                     ),
-                    COACH_DASHBOARD,
+                    booking_link(COACH_DASHBOARD, b.booking_id),
                 )
             };
             let to_client = || {
@@ -300,7 +311,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         when(b),
                         because(reason.as_ref())
                     ),
-                    CLIENT_DASHBOARD,
+                    booking_link(CLIENT_DASHBOARD, b.booking_id),
                 )
             };
             Plan {
@@ -323,7 +334,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         name(b.coach_id),
                         when(b)
                     ),
-                    CLIENT_DASHBOARD,
+                    booking_link(CLIENT_DASHBOARD, b.booking_id),
                 ),
                 notice(
                     b.coach_id,
@@ -334,7 +345,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         name(b.client_id),
                         when(b)
                     ),
-                    COACH_DASHBOARD,
+                    booking_link(COACH_DASHBOARD, b.booking_id),
                 ),
             ],
             reminder: Reminder::CallOff(b.booking_id),
@@ -348,7 +359,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
             Kind::ReservationRequested,
             "New court request",
             format!("{} asked to reserve {}.", name(r.coach_id), court(r)),
-            GYM_DASHBOARD,
+            reservation_link(GYM_DASHBOARD, r.reservation_id),
         )]),
         Event::ReservationApproved { reservation: r } => Plan {
             now: vec![notice(
@@ -356,7 +367,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                 Kind::ReservationApproved,
                 "Court request approved",
                 format!("{} approved your reservation of {}.", r.gym_name, court(r)),
-                COACH_DASHBOARD,
+                reservation_link(COACH_DASHBOARD, r.reservation_id),
             )],
             reminder: schedule(
                 r.reservation_id,
@@ -367,7 +378,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                     Kind::ReservationReminder,
                     "Court time tomorrow",
                     format!("You have {} reserved.", court(r)),
-                    COACH_DASHBOARD,
+                    reservation_link(COACH_DASHBOARD, r.reservation_id),
                 )],
             ),
         },
@@ -385,7 +396,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                     court(r),
                     because(reason.as_ref())
                 ),
-                COACH_DASHBOARD,
+                reservation_link(COACH_DASHBOARD, r.reservation_id),
             )],
             reminder: Reminder::CallOff(r.reservation_id),
         },
@@ -405,7 +416,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         court(r),
                         because(reason.as_ref())
                     ),
-                    GYM_DASHBOARD,
+                    reservation_link(GYM_DASHBOARD, r.reservation_id),
                 ),
                 Party::Gym | Party::Client => notice(
                     r.coach_id,
@@ -417,7 +428,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                         court(r),
                         because(reason.as_ref())
                     ),
-                    COACH_DASHBOARD,
+                    reservation_link(COACH_DASHBOARD, r.reservation_id),
                 ),
             }],
             reminder: Reminder::CallOff(r.reservation_id),
@@ -432,7 +443,7 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
                     r.gym_name,
                     court(r)
                 ),
-                COACH_DASHBOARD,
+                reservation_link(COACH_DASHBOARD, r.reservation_id),
             )],
             reminder: Reminder::CallOff(r.reservation_id),
         },
@@ -455,7 +466,7 @@ pub fn welcome(user_id: Uuid, full_name: &str, role: &str) -> Notice {
         Kind::Welcome,
         "Welcome to Courtside",
         format!("Hi {full_name}, your {role} account is ready."),
-        &dashboard_of(role),
+        dashboard_of(role),
     )
 }
 
@@ -467,7 +478,7 @@ pub fn password_changed(user_id: Uuid, role: &str) -> Notice {
         "Password changed",
         "Your password was changed and every earlier session signed out. If this was not you, reset your password now."
             .to_owned(),
-        &dashboard_of(role),
+        dashboard_of(role),
     )
 }
 
@@ -478,7 +489,7 @@ pub fn role_changed(user_id: Uuid, new_role: &str) -> Notice {
         Kind::RoleChanged,
         "Your role changed",
         format!("An administrator made your account a {new_role} account. Please sign in again."),
-        &dashboard_of(new_role),
+        dashboard_of(new_role),
     )
 }
 
@@ -591,6 +602,62 @@ mod tests {
         );
         assert!(replaced.now.is_empty(), "the move was told by the new booking");
         assert_eq!(replaced.reminder, Reminder::CallOff(old.booking_id));
+    }
+
+    #[test]
+    fn a_notice_links_to_the_dashboard_of_its_reader_at_the_thing_it_concerns() {
+        let b = booking("2030-06-03T10:00:00Z");
+        let expired = plan(
+            &Event::BookingExpired { booking: b.clone() },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        let links: Vec<_> = expired.now.iter().map(|n| n.link.clone()).collect();
+        assert_eq!(
+            links,
+            vec![
+                format!("/client/dashboard?booking={}", b.booking_id),
+                format!("/coach/dashboard?booking={}", b.booking_id),
+            ]
+        );
+
+        let r = ReservationFact {
+            reservation_id: Uuid::new_v4(),
+            coach_id: Uuid::new_v4(),
+            gym_id: Uuid::new_v4(),
+            gym_name: "Hoops".into(),
+            location_name: "Downtown".into(),
+            court_name: "Court 1".into(),
+            date: "2030-06-03".into(),
+            start_time: "10:00".into(),
+            end_time: "11:00".into(),
+            time_zone: "UTC".into(),
+            starts_at: "2030-06-03T10:00:00Z".into(),
+            ends_at: "2030-06-03T11:00:00Z".into(),
+        };
+        let requested = plan(
+            &Event::ReservationRequested {
+                reservation: r.clone(),
+            },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(
+            requested.now[0].link,
+            format!("/gym/dashboard?reservation={}", r.reservation_id)
+        );
+        let approved = plan(
+            &Event::ReservationApproved {
+                reservation: r.clone(),
+            },
+            at("2030-06-01T00:00:00Z"),
+            |_| "Ann".into(),
+        );
+        assert_eq!(
+            approved.now[0].link,
+            format!("/coach/dashboard?reservation={}", r.reservation_id)
+        );
+        assert_eq!(welcome(r.coach_id, "Ann", "coach").link, "/coach/dashboard");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::{
 use chrono::{Duration as Days, SecondsFormat, Utc};
 use platform::events::{BookingFact, Envelope, Event};
 use proto::identity::v1 as pb;
+use quoted_printable::ParseMode;
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
     net::TcpListener,
@@ -54,7 +55,10 @@ impl Catcher {
                                     message.push_str(&line);
                                     message.push('\n');
                                 }
-                                kept.lock().unwrap().push(message);
+                                // Kept as a mail client shows it: quoted-printable decoded.
+                                let shown = quoted_printable::decode(&message, ParseMode::Robust)
+                                    .map_or(message, |bytes| String::from_utf8_lossy(&bytes).into_owned());
+                                kept.lock().unwrap().push(shown);
                                 b"250 queued\r\n"
                             }
                             "QUIT" => {
@@ -164,7 +168,11 @@ async fn notifications_are_emailed_and_wait_out_an_smtp_outage_without_loss() {
     assert!(confirmation.contains("text/calendar"), "{confirmation}");
     assert!(confirmation.contains("BEGIN:VCALENDAR"), "{confirmation}");
     assert!(
-        confirmation.contains("http://courtside.test/client/dashboard"),
+        confirmation.contains("http://courtside.test/client/dashboard?booking="),
+        "{confirmation}"
+    );
+    assert!(
+        confirmation.contains("http://courtside.test/client/dashboard#email-preferences"),
         "{confirmation}"
     );
     // The catcher keeps a message before it answers 250, and the outbox marks it sent only on

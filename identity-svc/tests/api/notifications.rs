@@ -106,6 +106,7 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
         rescheduled_from: Some(old.booking_id),
         ..booking(&people, later + Duration::days(1))
     };
+    let cancelled_late = booking(&people, later);
     let events = vec![
         Event::BookingRequested {
             booking: booking(&people, later),
@@ -117,7 +118,7 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
             booking: booking(&people, later),
         },
         Event::BookingCancelled {
-            booking: booking(&people, later),
+            booking: cancelled_late.clone(),
             by: Party::Client,
             reason: Some("Twisted an ankle".into()),
             late: true,
@@ -217,7 +218,11 @@ async fn every_booking_and_reservation_fact_reaches_the_people_concerned_once() 
         .expect("the coach hears of the client's cancel");
     assert!(late.body.contains("Twisted an ankle"), "{}", late.body);
     assert!(late.body.contains("late cancellation"), "{}", late.body);
-    assert_eq!(late.link, "/coach/dashboard");
+    assert_eq!(
+        late.link,
+        format!("/coach/dashboard?booking={}", cancelled_late.booking_id),
+        "the link opens the coach's dashboard at the booking"
+    );
 
     // Replayed, every event changes nothing; a new one after them shows they were read.
     for envelope in &envelopes {

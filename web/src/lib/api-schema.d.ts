@@ -2286,7 +2286,7 @@ export interface components {
          *       "body": "Ann Lee asked to book 2030-06-03 from 10:00 to 11:00 at Court A (America/Chicago).",
          *       "created_at": "2030-05-28T14:03:11.120Z",
          *       "kind": "booking_requested",
-         *       "link": "/coach/dashboard",
+         *       "link": "/coach/dashboard?booking=7d1e6c2a-3b4f-4e8a-9c5d-2f1a0b9e8d76",
          *       "notification_id": "0f6a1c7e-2b1d-4c55-8f0e-5d8b7a9c1e23",
          *       "read_at": null,
          *       "title": "New booking request"
@@ -2300,7 +2300,11 @@ export interface components {
              */
             created_at: string;
             kind: components["schemas"]["NotificationKind"];
-            /** @description The app path that shows the thing (`/coach/dashboard`). */
+            /**
+             * @description The app path that shows the thing: the reader's dashboard, at the booking
+             *     (`/coach/dashboard?booking=<id>`) or court reservation (`?reservation=<id>`) it concerns;
+             *     an account notice links to the dashboard alone.
+             */
             link: string;
             /** Format: uuid */
             notification_id: string;

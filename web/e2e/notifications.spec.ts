@@ -6,8 +6,9 @@ import { signIn } from './support/session';
 
 /**
  * Notifications in the browser: a booking request reaches the coach's open dashboard by itself
- * (the bell's count, a toast, Client Bookings) and the mail catcher, and a forgotten password is
- * reset from the login page through the emailed link.
+ * (the bell's count, a toast, Client Bookings; the notification opens the dashboard at that booking)
+ * and the mail catcher, and a forgotten password is reset from the login page through the emailed
+ * link.
  */
 
 /** The client's request for the coach's weekly slot on `date`, over the API. */
@@ -46,6 +47,13 @@ test('a booking request reaches the coach’s open dashboard without a reload', 
   const panel = page.getByRole('dialog', { name: 'Notifications' });
   await panel.getByRole('button', { name: 'Mark all read' }).click();
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
+  // The notification opens the dashboard at the booking it concerns.
+  await panel.getByRole('button', { name: /New booking request/ }).click();
+  await expect(page).toHaveURL(/\/coach\/dashboard\?booking=[0-9a-f-]{36}$/);
+  const booking = page.getByTestId('booking').filter({ hasText: client.user.full_name });
+  await expect(booking).toBeFocused();
+  await expect(booking).toHaveAttribute('data-linked');
 });
 
 test('the login page leads to a reset link, and a bad link says so', async ({ page }) => {
@@ -73,7 +81,7 @@ test('a booking request lands in the mail catcher for the coach', async ({ page,
 
   const email = await emailTo(request, mailUi, coach.user.email, 'New booking request');
   expect(email.text).toContain(`${client.user.full_name} asked to book`);
-  expect(email.text).toContain('/coach/dashboard');
+  expect(email.text).toMatch(/\/coach\/dashboard\?booking=[0-9a-f-]{36}/);
 });
 
 test('a forgotten password is reset through the emailed link, and the new one signs in', async ({ page, request, baseURL }) => {

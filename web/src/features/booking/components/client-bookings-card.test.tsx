@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
 
@@ -256,5 +256,33 @@ describe("the coach's Client Bookings", () => {
     expect(await within(card).findByText('Client 59')).toBeInTheDocument();
     expect(within(card).getAllByTestId('booking')).toHaveLength(60);
     expect(within(card).queryByRole('button', { name: 'Show more bookings' })).not.toBeInTheDocument();
+  });
+
+  it("opened from a notification's link, reads the pages until its booking shows and brings it into view", async () => {
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
+    const many = Array.from({ length: 120 }, (_, i) =>
+      booking({ booking_id: `b-${i}`, client_name: `Client ${i}`, status: 'completed' }),
+    );
+    renderApp('/coach/dashboard?booking=b-77', {
+      user: coach,
+      api: coachApi({
+        'GET /bookings': ({ query }: { query: URLSearchParams }) => {
+          const start = Number(query.get('cursor') ?? 0);
+          const limit = Number(query.get('limit') ?? many.length);
+          const headers: Record<string, string> =
+            start + limit < many.length ? { Link: `</api/bookings?limit=${limit}&cursor=${start + limit}>; rel="next"` } : {};
+          return { status: 200, body: many.slice(start, start + limit), headers };
+        },
+      }),
+    });
+    const card = await clientBookings();
+    const row = (await within(card).findByText('Client 77')).closest('li') as HTMLElement;
+    await waitFor(() => expect(row).toHaveFocus());
+    expect(row).toHaveAttribute('data-linked');
+    expect(scrolled.mock.contexts).toContain(row);
+    // Two pages hold it: the third is not read.
+    expect(within(card).getAllByTestId('booking')).toHaveLength(100);
+    expect(within(card).getAllByTestId('booking').filter((b) => b.hasAttribute('data-linked'))).toEqual([row]);
+    scrolled.mockRestore();
   });
 });

@@ -8,7 +8,9 @@ import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
+import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
+import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
 import { useBookingPages, type Booking } from '../api/get-bookings';
@@ -24,6 +26,8 @@ import { BookingStatusBadge, BookingWhenWhere, CancellationNote, LateCancellatio
 export function ClientBookingsCard({ className }: { className?: string }) {
   const { bookings, isLoading, hasMore, loadingMore, loadMore } = useBookingPages();
   const now = useNow();
+  // A notification's booking may lie beyond the first page: the pages are read until it shows.
+  const rowProps = useLinkedRow('booking', bookings?.map((b) => b.booking_id), { hasMore, loadingMore, loadMore });
   const pending = bookings?.filter((b) => b.status === 'pending').length ?? 0;
 
   return (
@@ -49,7 +53,12 @@ export function ClientBookingsCard({ className }: { className?: string }) {
           <>
             <ul aria-label="Client bookings" className="grid gap-3">
               {bookings.map((booking) => (
-                <CoachBookingItem key={booking.booking_id} booking={booking} now={now} />
+                <CoachBookingItem
+                  key={booking.booking_id}
+                  booking={booking}
+                  now={now}
+                  linked={rowProps(booking.booking_id)}
+                />
               ))}
             </ul>
             {hasMore ? (
@@ -66,7 +75,7 @@ export function ClientBookingsCard({ className }: { className?: string }) {
   );
 }
 
-function CoachBookingItem({ booking, now }: { booking: Booking; now: Date }) {
+function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Date; linked: LinkedRowProps }) {
   const [busy, setBusy] = React.useState<'approve' | 'deny' | 'no-show' | null>(null);
   const [cancelling, setCancelling] = React.useState(false);
 
@@ -113,9 +122,13 @@ function CoachBookingItem({ booking, now }: { booking: Booking; now: Date }) {
 
   return (
     <li
+      {...linked}
       data-testid="booking"
       data-status={booking.status}
-      className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between"
+      className={cn(
+        'flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between',
+        LINKED_ROW_CLASS,
+      )}
     >
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.client_name}</p>

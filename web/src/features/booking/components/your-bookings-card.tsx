@@ -11,7 +11,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
+import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
+import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
@@ -40,6 +42,7 @@ import {
 export function YourBookingsCard({ className }: { className?: string }) {
   const { data: bookings, isLoading } = useBookings();
   const now = useNow();
+  const rowProps = useLinkedRow('booking', bookings?.map((b) => b.booking_id));
 
   return (
     <Card className={className}>
@@ -77,7 +80,12 @@ export function YourBookingsCard({ className }: { className?: string }) {
         ) : (
           <ul aria-label="Your bookings" className="grid gap-3">
             {bookings.map((booking) => (
-              <ClientBookingItem key={booking.booking_id} booking={booking} now={now} />
+              <ClientBookingItem
+                key={booking.booking_id}
+                booking={booking}
+                now={now}
+                linked={rowProps(booking.booking_id)}
+              />
             ))}
           </ul>
         )}
@@ -86,16 +94,20 @@ export function YourBookingsCard({ className }: { className?: string }) {
   );
 }
 
-function ClientBookingItem({ booking, now }: { booking: Booking; now: Date }) {
+function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Date; linked: LinkedRowProps }) {
   const [cancelling, setCancelling] = React.useState(false);
   const [moving, setMoving] = React.useState(false);
   const [reviewing, setReviewing] = React.useState(false);
 
   return (
     <li
+      {...linked}
       data-testid="booking"
       data-status={booking.status}
-      className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between"
+      className={cn(
+        'flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between',
+        LINKED_ROW_CLASS,
+      )}
     >
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.coach_name}</p>

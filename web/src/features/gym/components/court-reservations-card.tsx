@@ -6,6 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
+import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
+import { cn } from '@/lib/utils';
 import { cancelCourtReservation } from '../api/cancel-court-reservation';
 import { useNow } from '@/lib/use-now';
 import { useCourtReservations } from '../api/get-court-reservations';
@@ -17,6 +19,7 @@ import { ReservationStatusBadge } from './reservation-status-badge';
 export function CourtReservationsCard({ className }: { className?: string }) {
   const { data: reservations, isLoading } = useCourtReservations();
   const now = useNow();
+  const rowProps = useLinkedRow('reservation', reservations?.map((r) => r.reservation_id));
 
   return (
     <Card className={className}>
@@ -36,7 +39,12 @@ export function CourtReservationsCard({ className }: { className?: string }) {
         ) : (
           <ul aria-label="Court reservations" className="grid gap-3">
             {[...reservations].sort(byDateAndTime).map((reservation) => (
-              <ReservationItem key={reservation.reservation_id} reservation={reservation} now={now} />
+              <ReservationItem
+                key={reservation.reservation_id}
+                reservation={reservation}
+                now={now}
+                linked={rowProps(reservation.reservation_id)}
+              />
             ))}
           </ul>
         )}
@@ -45,7 +53,15 @@ export function CourtReservationsCard({ className }: { className?: string }) {
   );
 }
 
-function ReservationItem({ reservation, now }: { reservation: CourtReservation; now: Date }) {
+function ReservationItem({
+  reservation,
+  now,
+  linked,
+}: {
+  reservation: CourtReservation;
+  now: Date;
+  linked: LinkedRowProps;
+}) {
   const [cancelling, setCancelling] = React.useState(false);
 
   async function onCancel() {
@@ -60,7 +76,11 @@ function ReservationItem({ reservation, now }: { reservation: CourtReservation; 
   }
 
   return (
-    <li data-testid="court-reservation" className="flex items-start justify-between gap-3 rounded-lg border p-4">
+    <li
+      {...linked}
+      data-testid="court-reservation"
+      className={cn('flex items-start justify-between gap-3 rounded-lg border p-4', LINKED_ROW_CLASS)}
+    >
       <div className="min-w-0 space-y-1 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-semibold text-navy-900">
           {reservation.gym_name}

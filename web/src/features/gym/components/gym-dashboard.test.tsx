@@ -338,6 +338,20 @@ describe('the gym dashboard', () => {
     expect(await within(screen.getByRole('list', { name: 'Court availability' })).findByText('Reserved')).toBeInTheDocument();
   });
 
+  it("opened from a court request's notification, brings that request into view", async () => {
+    renderApp('/gym/dashboard?reservation=r-2', {
+      user: gym,
+      api: gymApi({
+        'GET /gym/pending-reservations': [reservation(), reservation({ reservation_id: 'r-2', coach_name: 'Leo Park' })],
+      }),
+    });
+    const requested = (await screen.findByText('Leo Park')).closest('li') as HTMLElement;
+    await waitFor(() => expect(requested).toHaveFocus());
+    expect(requested).toHaveAttribute('data-linked');
+    const other = (await screen.findByText('Maya Thompson')).closest('li') as HTMLElement;
+    expect(other).not.toHaveAttribute('data-linked');
+  });
+
   it('denies a reservation, and hides the card once none wait', async () => {
     let denied = false;
     const { user } = renderApp('/gym/dashboard', {

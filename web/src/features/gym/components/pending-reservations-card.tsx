@@ -6,7 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
+import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
+import { cn } from '@/lib/utils';
 import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
 import { approveReservation, denyReservation } from '../api/review-reservation';
 import type { CourtReservation } from '../api/types';
@@ -18,6 +20,7 @@ export function PendingReservationsCard({ className }: { className?: string }) {
   const now = useNow();
   // A request whose time has come expires on the server within the minute; it leaves the list now.
   const pending = stillPending(data, now);
+  const rowProps = useLinkedRow('reservation', data && pending.map((r) => r.reservation_id));
   if (!pending.length) return null;
 
   return (
@@ -36,7 +39,11 @@ export function PendingReservationsCard({ className }: { className?: string }) {
       <CardContent>
         <ul aria-label="Pending reservations" className="grid gap-3">
           {[...pending].sort(byDateAndTime).map((reservation) => (
-            <PendingItem key={reservation.reservation_id} reservation={reservation} />
+            <PendingItem
+              key={reservation.reservation_id}
+              reservation={reservation}
+              linked={rowProps(reservation.reservation_id)}
+            />
           ))}
         </ul>
       </CardContent>
@@ -44,7 +51,7 @@ export function PendingReservationsCard({ className }: { className?: string }) {
   );
 }
 
-function PendingItem({ reservation }: { reservation: CourtReservation }) {
+function PendingItem({ reservation, linked }: { reservation: CourtReservation; linked: LinkedRowProps }) {
   const [busy, setBusy] = React.useState<'approve' | 'deny' | null>(null);
 
   async function review(action: 'approve' | 'deny') {
@@ -67,8 +74,12 @@ function PendingItem({ reservation }: { reservation: CourtReservation }) {
 
   return (
     <li
+      {...linked}
       data-testid="pending-reservation"
-      className="flex flex-col gap-3 rounded-lg border border-yellow-200 bg-yellow-50/40 p-4 sm:flex-row sm:items-center sm:justify-between"
+      className={cn(
+        'flex flex-col gap-3 rounded-lg border border-yellow-200 bg-yellow-50/40 p-4 sm:flex-row sm:items-center sm:justify-between',
+        LINKED_ROW_CLASS,
+      )}
     >
       <div className="min-w-0 space-y-1 text-sm">
         <p className="font-semibold text-navy-900">{reservation.coach_name}</p>

@@ -11,5 +11,5 @@ export type CoachLocation = Complete<Schemas['Location']>;
 
 export type SlotType = Schemas['SlotType'];
 
-/** A slot; its `slot_type` is "recurring", or anything else meaning a one-off date (SPEC §3). */
+/** A slot: "recurring" weekly on its `day_of_week`, or "one-time" on its `specific_date` (SPEC §3). */
 export type AvailabilitySlot = Complete<Schemas['Slot']>;

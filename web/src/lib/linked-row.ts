@@ -24,7 +24,7 @@ export interface LinkedRowProps {
 }
 
 /** The classes that mark the linked row (beside the row's own). */
-export const LINKED_ROW_CLASS = 'scroll-mt-24 outline-none data-[linked]:ring-2 data-[linked]:ring-orange-400';
+export const LINKED_ROW_CLASS = 'outline-none data-[linked]:ring-2 data-[linked]:ring-ring';
 
 /**
  * `rowProps(id)` for every row of a list whose loaded rows have `ids` (undefined while loading):

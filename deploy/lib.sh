@@ -191,6 +191,22 @@ base_ops_port_of() {
 
 # process_env NAME: the exact environment (KEY=VALUE lines) a process is started with. This is the
 # process contract; docker-compose.yml and deploy/k8s/ use the same names (check_consistency.py).
+# worker_threads INSTANCE: TOKIO_WORKER_THREADS for it, when it has a say. Replicas of one
+# process on this machine share its cores, as pods share a node's under their CPU limits: each of
+# N replicas gets nproc/N worker threads (at least one), where one process alone keeps tokio's
+# default of one per core. TOKIO_WORKER_THREADS in the environment applies to every process.
+worker_threads() {
+  local replicas cores
+  if [[ -n "${TOKIO_WORKER_THREADS:-}" ]]; then
+    echo "TOKIO_WORKER_THREADS=$TOKIO_WORKER_THREADS"
+    return
+  fi
+  replicas="$(replicas_of "$(process_of "$1")")"
+  ((replicas > 1)) || return 0
+  cores="$(nproc)"
+  echo "TOKIO_WORKER_THREADS=$((cores / replicas > 1 ? cores / replicas : 1))"
+}
+
 process_env() {
   local name="$1"
   echo "RUST_LOG=$RUST_LOG"
@@ -200,6 +216,7 @@ process_env() {
   echo "REDIS_NAMESPACE=$REDIS_NAMESPACE"
   echo "LISTEN_ADDR=$BIND_HOST:$(port_of "$name")"
   echo "OPS_ADDR=$BIND_HOST:$(ops_port_of "$name")"
+  worker_threads "$name"
   case "$(process_of "$name")" in
     gateway)
       echo "GRPC_RESOLVE_INTERVAL_MS=$GRPC_RESOLVE_INTERVAL_MS"

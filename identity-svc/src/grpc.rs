@@ -850,9 +850,8 @@ impl Identity for IdentityService {
         if email.trim().is_empty() {
             return Err(Error::Invalid("email is required".into()).into());
         }
-        if reset::ask(&self.db, email, &self.reach.public_url).await? {
-            self.reach.mail_wake.notify_one();
-        }
+        reset::ask(&self.db, email).await?;
+        self.reach.reset_wake.notify_one();
         Ok(Response::new(pb::ForgotPasswordResponse {}))
     }
 

@@ -95,6 +95,8 @@ pub struct Reach {
     pub public_url: String,
     /// Wakes the mail sender after a commit that wrote to the mail outbox.
     pub mail_wake: Arc<Notify>,
+    /// Wakes the reset issuer after a reset request was recorded.
+    pub reset_wake: Arc<Notify>,
 }
 
 impl Reach {
@@ -104,6 +106,7 @@ impl Reach {
             channel: notifications_channel(namespace),
             public_url: public_url.to_owned(),
             mail_wake: Arc::new(Notify::new()),
+            reset_wake: Arc::new(Notify::new()),
         }
     }
 

@@ -90,6 +90,12 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         clock,
         reach: reach.clone(),
     };
+    let issuer = reset::Issuer {
+        db: db.clone(),
+        public_url: reach.public_url.clone(),
+        wake: reach.reset_wake.clone(),
+        mail_wake: reach.mail_wake.clone(),
+    };
     let reminder_interval = config.outreach.reminder_interval;
     let sender = match &config.outreach.smtp_url {
         Some(url) => Some(sender::Sender::new(
@@ -136,6 +142,7 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
     .task("the reminder scheduler", move |shutdown| {
         reminders.run(reminder_interval, shutdown)
     })
+    .task("the reset issuer", |shutdown| issuer.run(shutdown))
     .task("the mail sender", move |shutdown| async move {
         if let Some(sender) = sender {
             sender.run(shutdown).await;

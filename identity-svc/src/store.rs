@@ -82,6 +82,18 @@ pub async fn user_by_email(db: impl PgExecutor<'_>, email: &str) -> Result<Optio
     .await?)
 }
 
+/// The accounts of `emails` (matched as [`user_by_email`] matches one), in one query.
+pub async fn users_by_emails(db: impl PgExecutor<'_>, emails: &[String]) -> Result<Vec<UserRow>, Error> {
+    Ok(sqlx::query_as::<_, UserRow>(concat!(
+        "select ",
+        user_columns!(),
+        " from identity.app_user where lower(email) = any(array(select lower(e) from unnest($1::text[]) as e))"
+    ))
+    .bind(emails)
+    .fetch_all(db)
+    .await?)
+}
+
 pub async fn user_by_id(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Option<UserRow>, Error> {
     Ok(sqlx::query_as::<_, UserRow>(concat!(
         "select ",

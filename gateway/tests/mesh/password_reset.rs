@@ -6,18 +6,29 @@ use serde_json::json;
 
 use crate::helpers::Mesh;
 
-/// The token of the last reset link mailed to `email` (from identity's mail outbox).
+/// The token of the last reset link mailed to `email` (from identity's mail outbox), waiting for
+/// the reset issuer to write it: the request is answered before its letter exists.
 pub async fn mailed_token(mesh: &Mesh, email: &str) -> String {
     let db = sqlx::PgPool::connect(&mesh.database_url)
         .await
         .expect("the test database");
-    let body: String = sqlx::query_scalar(
-        "select text_body from identity.mail where to_address = $1 order by created_at desc limit 1",
-    )
-    .bind(email)
-    .fetch_one(&db)
-    .await
-    .expect("a reset letter");
+    let mut body = None;
+    for _ in 0..100 {
+        body = sqlx::query_scalar::<_, String>(
+            "select text_body from identity.mail where to_address = $1
+               and subject = 'Reset your Courtside password'
+             order by created_at desc limit 1",
+        )
+        .bind(email)
+        .fetch_optional(&db)
+        .await
+        .expect("the mail outbox");
+        if body.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let body = body.expect("a reset letter within 5 s");
     let marker = "http://courtside.test/reset-password?token=";
     let at = body.find(marker).expect("the link, from PUBLIC_URL") + marker.len();
     body[at..at + 43].to_owned()

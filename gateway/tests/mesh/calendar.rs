@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::{
     coaching::{User, coach_with_slot, next, user},
-    gym::gym_with_court_time,
+    gym::{gym_with_court_time, request_court},
     helpers::Mesh,
 };
 
@@ -299,14 +299,7 @@ async fn court_time_a_gym_approved_is_in_the_gyms_and_the_coachs_feeds_until_it_
     let mesh = Mesh::start().await;
     let court = gym_with_court_time(&mesh, "Hoops Hall").await;
     let coach = user(&mesh, "coach", "Carla Coach").await;
-    let (status, requested) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&coach.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{requested}");
+    let requested = request_court(&mesh, &coach, &court.availability_id).await;
     let reservation_id = requested["reservation_id"].as_str().unwrap().to_owned();
     let uid = format!("court-reservation-{reservation_id}@courtside");
     assert!(

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::{
     coaching::{User, user},
-    gym::gym_with_court_time,
+    gym::{gym_with_court_time, request_court},
     helpers::Mesh,
     password_reset::mailed_token,
     reviews::{confirmed, until_completed},
@@ -558,14 +558,7 @@ impl World {
             "PATCH /gym/reservations/{reservation_id}/cancel" => {
                 let court = gym_with_court_time(mesh, "Held Courts").await;
                 let coach = user(mesh, "coach", "Rae Reserver").await;
-                let (status, requested) = mesh
-                    .post(
-                        "/coach/court-reservations",
-                        Some(&coach.token),
-                        json!({"availability_id": court.availability_id}),
-                    )
-                    .await;
-                assert_eq!(status, StatusCode::CREATED, "{requested}");
+                let requested = request_court(mesh, &coach, &court.availability_id).await;
                 let reservation_id = requested["reservation_id"].as_str().expect("an id");
                 let approve = format!("/gym/reservations/{reservation_id}/approve");
                 let (status, body) = mesh

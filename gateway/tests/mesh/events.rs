@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::{
     coaching::{coach_with_slot, next, user},
-    gym::gym_with_court_time,
+    gym::{gym_with_court_time, request_court},
     helpers::Mesh,
 };
 
@@ -80,14 +80,7 @@ async fn a_deleted_gyms_open_court_time_is_withdrawn_and_pending_requests_denied
     let mesh = Mesh::start().await;
     let court = gym_with_court_time(&mesh, "Closing Courts").await;
     let coach = user(&mesh, "coach", "Riley Requester").await;
-    let (status, requested) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&coach.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{requested}");
+    request_court(&mesh, &coach, &court.availability_id).await;
 
     delete_user(&mesh, &court.gym.id).await;
 

@@ -67,13 +67,22 @@ pub async fn gym_with_court_time(mesh: &Mesh, gym_name: &str) -> Court {
     }
 }
 
-async fn request(mesh: &Mesh, coach: &User, availability_id: &str) -> (StatusCode, Value) {
+/// The coach's request for the court time `availability_id`, as answered.
+pub async fn request(mesh: &Mesh, coach: &User, availability_id: &str) -> (StatusCode, Value) {
     mesh.post(
         "/coach/court-reservations",
         Some(&coach.token),
         json!({"availability_id": availability_id}),
     )
     .await
+}
+
+/// The coach's request for the court time `availability_id`, which must be made (201): the
+/// reservation.
+pub async fn request_court(mesh: &Mesh, coach: &User, availability_id: &str) -> Value {
+    let (status, reservation) = request(mesh, coach, availability_id).await;
+    assert_eq!(status, StatusCode::CREATED, "{reservation}");
+    reservation
 }
 
 fn list(body: &Value) -> &Vec<Value> {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::{
     coaching::{User, user},
-    gym::gym_with_court_time,
+    gym::{gym_with_court_time, request_court},
     helpers::Mesh,
 };
 
@@ -187,14 +187,7 @@ async fn the_gym_cancels_an_approved_reservation_and_the_court_time_is_open_agai
         user(&mesh, "coach", "Cody Coach").await,
     );
     let gym = Some(court.gym.token.as_str());
-    let (status, requested) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&first.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{requested}");
+    let requested = request_court(&mesh, &first, &court.availability_id).await;
     assert_eq!(requested["time_zone"], "America/Chicago");
     assert!(
         requested["starts_at"].as_str().unwrap().ends_with('Z'),
@@ -256,14 +249,7 @@ async fn the_gym_cancels_an_approved_reservation_and_the_court_time_is_open_agai
     assert_eq!(seen[0]["cancellation_reason"], "The floor is being refinished.");
 
     // Without a body at all, the cancel needs no reason.
-    let (status, requested) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&second.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{requested}");
+    let requested = request_court(&mesh, &second, &court.availability_id).await;
     let id = requested["reservation_id"].as_str().unwrap();
     let (status, _) = mesh
         .call(
@@ -336,14 +322,7 @@ async fn a_request_nobody_answers_expires_at_its_start_on_the_real_clock() {
     assert_eq!(status, StatusCode::CREATED, "{offered}");
     let starts_at = (start - offset).format("%Y-%m-%dT%H:%M:%SZ").to_string();
     assert_eq!(offered["starts_at"], starts_at.as_str());
-    let (status, requested) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&coach.token),
-            json!({"availability_id": offered["availability_id"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{requested}");
+    request_court(&mesh, &coach, offered["availability_id"].as_str().unwrap()).await;
     let (_, pending) = mesh.get("/gym/pending-reservations", token).await;
     assert_eq!(pending.as_array().unwrap().len(), 1);
 

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::{
     coaching::{User, coach_with_slot, next, user},
+    gym::{gym_with_court_time, request, request_court},
     helpers::Mesh,
 };
 
@@ -337,16 +338,9 @@ async fn a_reschedule_racing_a_booking_of_the_same_target_has_one_winner_and_the
 #[tokio::test]
 async fn a_gym_closure_declines_pending_requests_with_its_reason_and_hides_the_court_time() {
     let mesh = Mesh::start().await;
-    let court = crate::gym::gym_with_court_time(&mesh, "Closed Courts").await;
+    let court = gym_with_court_time(&mesh, "Closed Courts").await;
     let coach = user(&mesh, "coach", "Cody Court").await;
-    let (status, pending) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&coach.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{pending}");
+    let pending = request_court(&mesh, &coach, &court.availability_id).await;
 
     let closures = format!("/gym/locations/{}/closures", court.location_id);
     let (status, closure) = mesh
@@ -369,13 +363,7 @@ async fn a_gym_closure_declines_pending_requests_with_its_reason_and_hides_the_c
     let (_, offered) = mesh.get(&open, Some(&coach.token)).await;
     assert_eq!(offered, json!([]), "closed court time is not offered");
     let other = user(&mesh, "coach", "Olive Other").await;
-    let (status, refused) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&other.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
+    let (status, refused) = request(&mesh, &other, &court.availability_id).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
     assert!(detail(&refused).contains("closed"), "{refused}");
 
@@ -388,12 +376,5 @@ async fn a_gym_closure_declines_pending_requests_with_its_reason_and_hides_the_c
         .call(Method::DELETE, &path, Some(&court.gym.token), None)
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, _) = mesh
-        .post(
-            "/coach/court-reservations",
-            Some(&other.token),
-            json!({"availability_id": court.availability_id}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "reopened");
+    request_court(&mesh, &other, &court.availability_id).await;
 }

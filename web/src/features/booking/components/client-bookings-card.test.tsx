@@ -52,6 +52,23 @@ function coachApi(extra: Record<string, unknown> = {}) {
   };
 }
 
+/** `count` completed bookings, b-0 to b-(count-1), with clients "Client 0" and on. */
+const completedBookings = (count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    booking({ booking_id: `b-${i}`, client_name: `Client ${i}`, status: 'completed' }),
+  );
+
+/** GET /bookings over `rows` as the server pages it: `limit` and `cursor`, a next link while more remain. */
+function paged(rows: Booking[]) {
+  return ({ query }: { query: URLSearchParams }) => {
+    const start = Number(query.get('cursor') ?? 0);
+    const limit = Number(query.get('limit') ?? rows.length);
+    const headers: Record<string, string> =
+      start + limit < rows.length ? { Link: `</api/bookings?limit=${limit}&cursor=${start + limit}>; rel="next"` } : {};
+    return { status: 200, body: rows.slice(start, start + limit), headers };
+  };
+}
+
 async function clientBookings() {
   const heading = await screen.findByRole('heading', { name: 'Client Bookings' });
   return heading.closest('.rounded-lg') as HTMLElement;
@@ -233,19 +250,11 @@ describe("the coach's Client Bookings", () => {
   });
 
   it('shows a page of bookings at a time and the next on request', async () => {
-    const many = Array.from({ length: 60 }, (_, i) =>
-      booking({ booking_id: `b-${i}`, client_name: `Client ${i}`, status: 'completed' }),
-    );
+    const many = completedBookings(60);
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
       api: coachApi({
-        'GET /bookings': ({ query }: { query: URLSearchParams }) => {
-          const start = Number(query.get('cursor') ?? 0);
-          const limit = Number(query.get('limit') ?? many.length);
-          const headers: Record<string, string> =
-            start + limit < many.length ? { Link: `</api/bookings?limit=${limit}&cursor=${start + limit}>; rel="next"` } : {};
-          return { status: 200, body: many.slice(start, start + limit), headers };
-        },
+        'GET /bookings': paged(many),
       }),
     });
     const card = await clientBookings();
@@ -260,19 +269,11 @@ describe("the coach's Client Bookings", () => {
 
   it("opened from a notification's link, reads the pages until its booking shows and brings it into view", async () => {
     const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
-    const many = Array.from({ length: 120 }, (_, i) =>
-      booking({ booking_id: `b-${i}`, client_name: `Client ${i}`, status: 'completed' }),
-    );
+    const many = completedBookings(120);
     renderApp('/coach/dashboard?booking=b-77', {
       user: coach,
       api: coachApi({
-        'GET /bookings': ({ query }: { query: URLSearchParams }) => {
-          const start = Number(query.get('cursor') ?? 0);
-          const limit = Number(query.get('limit') ?? many.length);
-          const headers: Record<string, string> =
-            start + limit < many.length ? { Link: `</api/bookings?limit=${limit}&cursor=${start + limit}>; rel="next"` } : {};
-          return { status: 200, body: many.slice(start, start + limit), headers };
-        },
+        'GET /bookings': paged(many),
       }),
     });
     const card = await clientBookings();

@@ -189,8 +189,6 @@ base_ops_port_of() {
   esac
 }
 
-# process_env NAME: the exact environment (KEY=VALUE lines) a process is started with. This is the
-# process contract; docker-compose.yml and deploy/k8s/ use the same names (check_consistency.py).
 # worker_threads INSTANCE: TOKIO_WORKER_THREADS for it, when it has a say. Replicas of one
 # process on this machine share its cores, as pods share a node's under their CPU limits: each of
 # N replicas gets nproc/N worker threads (at least one), where one process alone keeps tokio's
@@ -207,6 +205,8 @@ worker_threads() {
   echo "TOKIO_WORKER_THREADS=$((cores / replicas > 1 ? cores / replicas : 1))"
 }
 
+# process_env NAME: the exact environment (KEY=VALUE lines) a process is started with. This is the
+# process contract; docker-compose.yml and deploy/k8s/ use the same names (check_consistency.py).
 process_env() {
   local name="$1"
   echo "RUST_LOG=$RUST_LOG"

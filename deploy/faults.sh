@@ -144,7 +144,7 @@ wednesday() {
 }
 
 SEQ=0
-PASSWORD=password1
+PASSWORD=Courtside-fixture-2026
 # register ROLE: sets TOKEN, USER_ID and EMAIL.
 register() {
   SEQ=$((SEQ + 1))

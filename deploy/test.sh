@@ -374,10 +374,10 @@ stage_compose() {
   step "one booking flow through nginx: coach and client register, profile, location, slot, 30 bookings, the coach sees them"
   local suffix coach coach_id client slot location n date
   suffix="$(date +%s%N)"
-  coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"password1\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
+  coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"Courtside-fixture-2026\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
   coach_id="$(field user user_id <<<"$coach")"
   coach="$(field token <<<"$coach")"
-  client="$(api POST /auth/register '' "{\"email\":\"client-$suffix@compose.test\",\"password\":\"password1\",\"full_name\":\"Compose Client\",\"role\":\"client\"}" | field token)"
+  client="$(api POST /auth/register '' "{\"email\":\"client-$suffix@compose.test\",\"password\":\"Courtside-fixture-2026\",\"full_name\":\"Compose Client\",\"role\":\"client\"}" | field token)"
   api POST /coach/profile "$coach" '{"bio":"Coaches in containers.","specialties":["Shooting"],"hourly_rate":60.0,"years_experience":8}' >/dev/null
   location="$(api POST /locations "$coach" '{"name":"Compose Court","address":"1 Main St","court_number":"2","city":"Austin","state":"TX","latitude":30.2672,"longitude":-97.7431}' | field location_id)"
   slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"Wednesday\",\"start_time\":\"17:00\",\"end_time\":\"18:00\",\"location_id\":\"$location\"}" | field slot_id)"

@@ -32,7 +32,7 @@ import urllib.request
 import uuid
 from datetime import date, timedelta
 
-PASSWORD = "soak-password1"
+PASSWORD = "Courtside-fixture-2026"
 SLOT_HOURS = range(8, 14)  # 08:00 to 14:00, six hourly slots a day
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 RETRY_FOR = 90.0

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { uniqueEmail, uniqueTag, type Session, type User } from './support/api';
+import { FIXTURE_PASSWORD, uniqueEmail, uniqueTag, type Session, type User } from './support/api';
 import { adminCredentialsFor } from './support/credentials';
 import { signIn } from './support/session';
 
@@ -46,7 +46,7 @@ test.describe('an admin manages a user from creation to deletion', () => {
     await create.getByLabel('Password').fill('12345');
     await create.getByRole('button', { name: 'Create User' }).click();
     await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
-    await create.getByLabel('Password').fill('123456');
+    await create.getByLabel('Password').fill(FIXTURE_PASSWORD);
     await create.getByLabel('Phone (optional)').fill('555-0142');
     await create.getByRole('combobox', { name: 'Role' }).click();
     await page.getByRole('option', { name: 'Coach' }).click();
@@ -120,7 +120,7 @@ test.describe('the admin table once there are more users than a page', () => {
     for (let i = 1; i <= 55; i += 1) {
       const made = await request.post('/api/admin/users', {
         headers: { Authorization: `Bearer ${admin.token}` },
-        data: { email: uniqueEmail(`paged${i}`), password: 'secret1', full_name: `Paged ${tag} ${i}`, role: i % 5 ? 'client' : 'gym' },
+        data: { email: uniqueEmail(`paged${i}`), password: FIXTURE_PASSWORD, full_name: `Paged ${tag} ${i}`, role: i % 5 ? 'client' : 'gym' },
       });
       expect(made.status(), await made.text()).toBe(201);
     }

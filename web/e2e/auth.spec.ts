@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerViaApi, uniqueEmail, uniqueTag, type Role } from './support/api';
+import { FIXTURE_PASSWORD, registerViaApi, uniqueEmail, uniqueTag, type Role } from './support/api';
 import { DASHBOARD_OF, signIn } from './support/session';
 
 const ROLE_LABEL: Record<Role, string> = { client: 'Client', coach: 'Coach', gym: 'Gym' };
@@ -13,7 +13,7 @@ test.describe('sign-up, sign-in and guards', () => {
       await page.getByLabel('Full Name').fill(name);
       await page.getByLabel('Email').fill(uniqueEmail(role));
       await page.getByLabel('Phone (Optional)').fill('555-0100');
-      await page.getByLabel('Password').fill('e2e-password-123');
+      await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
       if (role !== 'client') {
         await page.getByRole('combobox', { name: 'I am a...' }).click();
         await page.getByRole('option', { name: ROLE_LABEL[role] }).click();

@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiPost, coachWithWeeklySlot, registerViaApi, weekdayOf, type Session } from './support/api';
+import {
+  apiPost,
+  coachWithWeeklySlot,
+  NEW_FIXTURE_PASSWORD,
+  registerViaApi,
+  weekdayOf,
+  type Session,
+} from './support/api';
 import { localDateFromToday } from './support/coach';
 import { emailTo, mailUiUrlFor } from './support/mail';
 import { signIn } from './support/session';
@@ -65,8 +72,8 @@ test('the login page leads to a reset link, and a bad link says so', async ({ pa
   await expect(page.getByRole('status')).toContainText('If an account exists for nobody@e2e.test');
 
   await page.goto(`/reset-password?token=${'A'.repeat(43)}`);
-  await page.getByLabel('New password', { exact: true }).fill('brand-new-pw');
-  await page.getByLabel('Confirm new password').fill('brand-new-pw');
+  await page.getByLabel('New password', { exact: true }).fill(NEW_FIXTURE_PASSWORD);
+  await page.getByLabel('Confirm new password').fill(NEW_FIXTURE_PASSWORD);
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('alert')).toContainText('Ask for a new one');
 });
@@ -99,14 +106,14 @@ test('a forgotten password is reset through the emailed link, and the new one si
   // The link names PUBLIC_URL; the page opens on the mesh under test (the same one, by default).
   const { pathname, search } = new URL(link as string);
   await page.goto(pathname + search);
-  await page.getByLabel('New password', { exact: true }).fill('a-brand-new-pw');
-  await page.getByLabel('Confirm new password').fill('a-brand-new-pw');
+  await page.getByLabel('New password', { exact: true }).fill(NEW_FIXTURE_PASSWORD);
+  await page.getByLabel('Confirm new password').fill(NEW_FIXTURE_PASSWORD);
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Password changed. Sign in with your new password.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
   await page.getByLabel('Email').fill(client.user.email);
-  await page.getByLabel('Password').fill('a-brand-new-pw');
+  await page.getByLabel('Password').fill(NEW_FIXTURE_PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByText('Welcome back!')).toBeVisible();
   await expect(page).toHaveURL(/\/client\/dashboard$/);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { coachWithWeeklySlot, gymWithRequestedCourtTime, registerViaApi, uniqueEmail, uniqueTag, weekdayOf, type Session } from './support/api';
+import { coachWithWeeklySlot, FIXTURE_PASSWORD, gymWithRequestedCourtTime, registerViaApi, uniqueEmail, uniqueTag, weekdayOf, type Session } from './support/api';
 import { localDateFromToday } from './support/coach';
 import { expectGoodScreen } from './support/screen';
 import { signIn, signInAsAdmin } from './support/session';
@@ -77,7 +77,7 @@ test.describe('a client registers, books and cancels; the coach approves in betw
     await page.getByLabel('Full Name').fill(clientName);
     await page.getByLabel('Email').fill(uniqueEmail('phone'));
     await page.getByLabel('Phone (Optional)').fill('555-0100');
-    await page.getByLabel('Password').fill('e2e-password-123');
+    await page.getByLabel('Password').fill(FIXTURE_PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).tap();
     await expect(page).toHaveURL(/\/client\/dashboard$/);
     await expect(page.getByText('No bookings yet')).toBeVisible();

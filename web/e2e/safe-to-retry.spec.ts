@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiPost, registerViaApi, uniqueEmail, type User } from './support/api';
+import { apiPost, FIXTURE_PASSWORD, registerViaApi, uniqueEmail, type User } from './support/api';
 import { DASHBOARD_OF, signIn, signInAsAdmin } from './support/session';
 
 /**
@@ -37,7 +37,7 @@ test.describe('signed-in devices and the activity log', () => {
     const email = uniqueEmail('audited');
     await apiPost<User>(request, admin.token, '/admin/users', {
       email,
-      password: 'audited-123',
+      password: FIXTURE_PASSWORD,
       full_name: 'Audited Person',
       role: 'client',
     });

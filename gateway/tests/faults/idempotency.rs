@@ -339,7 +339,7 @@ async fn without_redis_a_write_with_a_key_is_503_and_one_without_runs() {
         },
     ))
     .await;
-    let register = |email: String| json!({"email": email, "password": "password1", "full_name": "No Redis", "role": "client"});
+    let register = |email: String| json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "No Redis", "role": "client"});
 
     let keyed = gateway
         .call_with_key(

@@ -167,6 +167,7 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         coaching_timeout: Duration::from_secs(2),
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         scheduler_interval: Duration::from_secs(1),
+        max_pending_bookings_per_coach: 1000,
     })
     .await
     .expect("booking-svc builds");
@@ -244,9 +245,12 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
         upload_dir: std::env::temp_dir().join(format!("courtside-faults-{}", Uuid::new_v4().simple())),
         auth_rate_limit_per_minute: 100_000,
         auth_rate_limit_per_email_per_minute: 100_000,
+        trusted_proxies: gateway::TrustedProxies::loopback(),
         public_url: "http://courtside.test".into(),
         calendar_rate_limit_per_minute: 100_000,
         calendar_rate_limit_per_address_per_minute: 100_000,
+        live_streams_per_user: 5,
+        uploads_per_user_per_day: 20,
         grpc_deadline: Duration::from_secs(3),
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         resolver: None,
@@ -368,7 +372,7 @@ impl Gateway {
             .post(
                 "/auth/register",
                 None,
-                json!({"email": email, "password": "password1", "full_name": format!("Faulty {role}"), "role": role}),
+                json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": format!("Faulty {role}"), "role": role}),
             )
             .await;
         assert_eq!(

@@ -36,7 +36,7 @@ async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged
         .post(
             "/auth/register",
             None,
-            json!({"email": email, "password": "password1", "full_name": "Rita Redisless", "role": "client"}),
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Rita Redisless", "role": "client"}),
         )
         .await;
     assert_eq!(
@@ -50,7 +50,7 @@ async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged
         .post(
             "/auth/login",
             None,
-            json!({"email": email, "password": "password1"}),
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD}),
         )
         .await;
     assert_eq!(login.status, StatusCode::OK, "login: {}", login.body);

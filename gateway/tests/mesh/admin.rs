@@ -22,7 +22,7 @@ async fn create(mesh: &Mesh, admin: &str, role: &str, email: &str) -> Value {
         .post(
             "/admin/users",
             Some(admin),
-            json!({"email": email, "password": "secret1", "full_name": "Made By Admin",
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Made By Admin",
                    "phone": "555-0100", "role": role}),
         )
         .await;
@@ -234,7 +234,7 @@ async fn the_admin_creates_a_user_who_can_sign_in() {
     assert_eq!(made["role"], "coach");
     assert_eq!(made["phone"], "555-0100");
     assert!(made.get("password").is_none());
-    let (status, signed_in) = mesh.sign_in(&email, "secret1").await;
+    let (status, signed_in) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(status, StatusCode::OK, "{signed_in}");
     assert_eq!(signed_in["user"]["user_id"], made["user_id"]);
 }
@@ -248,7 +248,7 @@ async fn a_created_user_defaults_to_client_and_an_admin_can_be_created() {
         .post(
             "/admin/users",
             Some(&admin),
-            json!({"email": email(), "password": "secret1", "full_name": "No Role", "phone": ""}),
+            json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": "No Role", "phone": ""}),
         )
         .await;
     let made_admin = create(&mesh, &admin, "admin", &email()).await;
@@ -271,7 +271,7 @@ async fn creating_with_a_taken_email_in_any_case_is_a_conflict() {
             .post(
                 "/admin/users",
                 Some(&admin),
-                json!({"email": taken, "password": "secret1", "full_name": "Again"}),
+                json!({"email": taken, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Again"}),
             )
             .await;
         assert_eq!(status, StatusCode::CONFLICT, "{taken}: {body}");
@@ -305,7 +305,7 @@ async fn creating_without_the_required_fields_or_with_a_short_password_is_a_400(
         .post(
             "/admin/users",
             Some(&admin),
-            json!({"email": email(), "password": "secret1", "full_name": "X", "role": "superuser"}),
+            json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X", "role": "superuser"}),
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
@@ -367,7 +367,7 @@ async fn a_short_new_password_is_refused_and_the_old_one_still_works() {
 
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["detail"], "Password must be at least 6 characters");
-    let (status, _) = mesh.sign_in(&email, "secret1").await;
+    let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(status, StatusCode::OK);
     let (_, seen) = detail(&mesh, &admin, &made["user_id"]).await;
     assert_eq!(seen["full_name"], "Made By Admin", "nothing changed");
@@ -426,7 +426,7 @@ async fn a_changed_role_ends_the_old_token_and_a_new_sign_in_carries_the_new_rol
     let admin = mesh.admin().await;
     let email = email();
     let made = create(&mesh, &admin, "client", &email).await;
-    let (_, signed_in) = mesh.sign_in(&email, "secret1").await;
+    let (_, signed_in) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     let old_token = signed_in["token"].as_str().unwrap().to_owned();
 
     let (status, body) = update(&mesh, &admin, &made["user_id"], json!({"role": "coach"})).await;
@@ -435,7 +435,7 @@ async fn a_changed_role_ends_the_old_token_and_a_new_sign_in_carries_the_new_rol
     assert_eq!(body["role"], "coach");
     let (status, _) = mesh.get("/auth/me", Some(&old_token)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (_, signed_in) = mesh.sign_in(&email, "secret1").await;
+    let (_, signed_in) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(signed_in["user"]["role"], "coach");
     let (status, me) = mesh.get("/auth/me", signed_in["token"].as_str()).await;
     assert_eq!((status, &me["role"]), (StatusCode::OK, &json!("coach")));
@@ -447,17 +447,25 @@ async fn a_changed_password_ends_the_old_token_and_only_the_new_password_signs_i
     let admin = mesh.admin().await;
     let email = email();
     let made = create(&mesh, &admin, "gym", &email).await;
-    let (_, signed_in) = mesh.sign_in(&email, "secret1").await;
+    let (_, signed_in) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     let old_token = signed_in["token"].as_str().unwrap().to_owned();
 
-    let (status, body) = update(&mesh, &admin, &made["user_id"], json!({"password": "brand-new"})).await;
+    let (status, body) = update(
+        &mesh,
+        &admin,
+        &made["user_id"],
+        json!({"password": platform::testing::NEW_FIXTURE_PASSWORD}),
+    )
+    .await;
 
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, _) = mesh.get("/auth/me", Some(&old_token)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, _) = mesh.sign_in(&email, "secret1").await;
+    let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, _) = mesh.sign_in(&email, "brand-new").await;
+    let (status, _) = mesh
+        .sign_in(&email, platform::testing::NEW_FIXTURE_PASSWORD)
+        .await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -533,7 +541,7 @@ async fn nobody_but_an_admin_reads_or_changes_users_and_nothing_changes() {
             mesh.post(
                 "/admin/users",
                 Some(token),
-                json!({"email": email(), "password": "secret1", "full_name": "Sneaky", "role": "admin"}),
+                json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Sneaky", "role": "admin"}),
             )
             .await,
         ];

@@ -66,7 +66,7 @@ async fn every_admin_action_on_a_user_is_recorded_once_with_who_what_when_and_wh
         "/admin/users",
         &admin,
         "req-create",
-        Some(json!({"email": email, "password": "first-secret", "full_name": "Audited Person", "role": "coach"})),
+        Some(json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Audited Person", "role": "coach"})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -78,7 +78,7 @@ async fn every_admin_action_on_a_user_is_recorded_once_with_who_what_when_and_wh
         &path,
         &admin,
         "req-update",
-        Some(json!({"full_name": "Renamed Person", "phone": "555-0100", "password": "second-secret"})),
+        Some(json!({"full_name": "Renamed Person", "phone": "555-0100", "password": platform::testing::NEW_FIXTURE_PASSWORD})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -132,7 +132,7 @@ async fn every_admin_action_on_a_user_is_recorded_once_with_who_what_when_and_wh
     assert_eq!(change(deleted, "full_name")["old"], "Renamed Person");
     let text = serde_json::to_string(&entries).unwrap();
     assert!(
-        !text.contains("secret") && !text.contains("argon2"),
+        !text.contains("fixture-2026") && !text.contains("renewed-2026") && !text.contains("argon2"),
         "no password or hash: {text}"
     );
 }
@@ -150,7 +150,7 @@ async fn a_refused_admin_action_records_nothing() {
         mesh.post(
             "/admin/users",
             Some(&admin),
-            json!({"email": ADMIN_EMAIL, "password": "secret1", "full_name": "Twin"}),
+            json!({"email": ADMIN_EMAIL, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Twin"}),
         )
         .await
         .0,
@@ -213,7 +213,7 @@ async fn the_trail_comes_newest_first_in_pages_for_admins_only_and_cannot_be_cha
             .post(
                 "/admin/users",
                 Some(&admin),
-                json!({"email": email, "password": "secret1", "full_name": format!("Paged {n}")}),
+                json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": format!("Paged {n}")}),
             )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");

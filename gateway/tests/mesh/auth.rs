@@ -20,7 +20,7 @@ async fn each_role_registers_signs_in_and_sees_itself() {
             .post(
                 "/auth/login",
                 None,
-                json!({"email": user["email"], "password": "password1"}),
+                json!({"email": user["email"], "password": platform::testing::FIXTURE_PASSWORD}),
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{login}");
@@ -259,7 +259,7 @@ mod sign_up_and_in {
         let wrong_password = mesh
             .sign_in(user["email"].as_str().unwrap(), "not-the-password")
             .await;
-        let unknown_email = mesh.sign_in(&email(), "password1").await;
+        let unknown_email = mesh.sign_in(&email(), platform::testing::FIXTURE_PASSWORD).await;
 
         assert_eq!(wrong_password.0, StatusCode::UNAUTHORIZED);
         assert_eq!(wrong_password, unknown_email);
@@ -272,7 +272,10 @@ mod sign_up_and_in {
         let (_, user) = mesh.register("coach").await;
 
         let (status, body) = mesh
-            .sign_in(&user["email"].as_str().unwrap().to_uppercase(), "password1")
+            .sign_in(
+                &user["email"].as_str().unwrap().to_uppercase(),
+                platform::testing::FIXTURE_PASSWORD,
+            )
             .await;
 
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -286,13 +289,13 @@ mod sign_up_and_in {
 
         let (status, body) = register(
             &mesh,
-            json!({"email": email, "password": "password1", "full_name": "Would Be Admin", "role": "admin"}),
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Would Be Admin", "role": "admin"}),
         )
         .await;
 
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(body["detail"].is_string());
-        let (status, _) = mesh.sign_in(&email, "password1").await;
+        let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "no account was made");
     }
 
@@ -305,7 +308,7 @@ mod sign_up_and_in {
         for email in [taken.to_owned(), taken.to_uppercase(), ADMIN_EMAIL.to_owned()] {
             let (status, body) = register(
                 &mesh,
-                json!({"email": email, "password": "password1", "full_name": "Again", "role": "gym"}),
+                json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Again", "role": "gym"}),
             )
             .await;
             assert_eq!(status, StatusCode::CONFLICT, "{email}: {body}");
@@ -319,26 +322,29 @@ mod sign_up_and_in {
         let cases = [
             (
                 "/auth/register",
-                json!({"email": email(), "password": "password1"}),
+                json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD}),
             ),
             (
                 "/auth/register",
-                json!({"email": email(), "password": "password1", "full_name": ""}),
+                json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": ""}),
             ),
             (
                 "/auth/register",
-                json!({"email": "not-an-email", "password": "password1", "full_name": "X"}),
+                json!({"email": "not-an-email", "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X"}),
             ),
             (
                 "/auth/register",
-                json!({"email": email(), "password": "password1", "full_name": "X", "role": "wizard"}),
+                json!({"email": email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X", "role": "wizard"}),
             ),
             (
                 "/auth/register",
                 json!({"email": email(), "password": 123456, "full_name": "X"}),
             ),
             ("/auth/login", json!({"email": "x@y.z"})),
-            ("/auth/login", json!({"password": "password1"})),
+            (
+                "/auth/login",
+                json!({"password": platform::testing::FIXTURE_PASSWORD}),
+            ),
             ("/auth/login", json!({"email": "", "password": ""})),
         ];
         for (path, body) in cases {
@@ -373,7 +379,7 @@ mod sign_up_and_in {
         let email = email();
 
         for _ in 0..3 {
-            let (status, _) = mesh.sign_in(&email, "password1").await;
+            let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
             assert_eq!(status, StatusCode::UNAUTHORIZED);
         }
         let answer = mesh
@@ -382,7 +388,7 @@ mod sign_up_and_in {
                 "/auth/login",
                 None,
                 Some("application/json"),
-                json!({"email": email, "password": "password1"}).to_string(),
+                json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD}).to_string(),
             )
             .await;
 

@@ -25,7 +25,7 @@ pub async fn user(mesh: &Mesh, role: &str, name: &str) -> User {
         .post(
             "/auth/register",
             None,
-            json!({"email": email, "password": "password1", "full_name": name, "role": role}),
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": name, "role": role}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "register {role}: {body}");

@@ -451,7 +451,10 @@ impl World {
                 let (_, user) = mesh.register("client").await;
                 Arranged {
                     token: None,
-                    ids: ids([("email", user["email"].clone()), ("password", json!("password1"))]),
+                    ids: ids([
+                        ("email", user["email"].clone()),
+                        ("password", json!(platform::testing::FIXTURE_PASSWORD)),
+                    ]),
                 }
             }
             "POST /auth/reset-password" => {

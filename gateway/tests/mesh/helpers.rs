@@ -107,6 +107,8 @@ impl Mesh {
                 coaching_timeout: Duration::from_secs(2),
                 grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
                 scheduler_interval: Duration::from_millis(200),
+                // Flows book many slots of one coach with one client; the limit has its own tests.
+                max_pending_bookings_per_coach: 1000,
             },
             booking_clock,
         )
@@ -144,9 +146,12 @@ impl Mesh {
             upload_dir: upload_dir.clone(),
             auth_rate_limit_per_minute: 100_000,
             auth_rate_limit_per_email_per_minute: 100_000,
+            trusted_proxies: gateway::TrustedProxies::loopback(),
             public_url: "http://courtside.test".into(),
             calendar_rate_limit_per_minute: 100_000,
             calendar_rate_limit_per_address_per_minute: 100_000,
+            live_streams_per_user: 5,
+            uploads_per_user_per_day: 20,
             grpc_deadline: Duration::from_secs(3),
             grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
             resolver: None,
@@ -232,7 +237,7 @@ impl Mesh {
     pub async fn register(&self, role: &str) -> (String, Value) {
         let email = format!("{role}-{}@mesh.test", Uuid::new_v4().simple());
         let (status, body) = self
-            .post("/auth/register", None, json!({"email": email, "password": "password1", "full_name": format!("Test {role}"), "role": role}))
+            .post("/auth/register", None, json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": format!("Test {role}"), "role": role}))
             .await;
         assert_eq!(status, StatusCode::CREATED, "register {role}: {body}");
         (

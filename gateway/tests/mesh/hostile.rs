@@ -114,12 +114,12 @@ async fn wrong_types_and_duplicate_keys_are_a_400() {
         (
             Method::POST,
             "/auth/register".to_owned(),
-            json!({"email": ["a@b.c"], "password": "password1", "full_name": "X"}),
+            json!({"email": ["a@b.c"], "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X"}),
         ),
         (
             Method::POST,
             "/admin/users".to_owned(),
-            json!({"email": "a@b.c", "password": "password1", "full_name": {"first": "X"}}),
+            json!({"email": "a@b.c", "password": platform::testing::FIXTURE_PASSWORD, "full_name": {"first": "X"}}),
         ),
         (
             Method::PUT,
@@ -252,7 +252,7 @@ async fn strings_of_100_kb_are_refused_with_a_short_detail() {
         (
             Method::POST,
             "/auth/register".into(),
-            json!({"email": fresh_email(), "password": "password1", "full_name": huge()}),
+            json!({"email": fresh_email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": huge()}),
         ),
         (
             Method::POST,
@@ -267,7 +267,7 @@ async fn strings_of_100_kb_are_refused_with_a_short_detail() {
         (
             Method::POST,
             "/admin/users".into(),
-            json!({"email": fresh_email(), "password": "password1", "full_name": huge()}),
+            json!({"email": fresh_email(), "password": platform::testing::FIXTURE_PASSWORD, "full_name": huge()}),
         ),
         (Method::PUT, user.clone(), json!({"full_name": huge()})),
         (Method::PUT, user.clone(), json!({"password": huge()})),
@@ -299,12 +299,12 @@ async fn a_100_kb_email_or_phone_is_refused_with_a_short_detail() {
         (
             Method::POST,
             "/auth/register".into(),
-            json!({"email": huge_email, "password": "password1", "full_name": "X"}),
+            json!({"email": huge_email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X"}),
         ),
         (
             Method::POST,
             "/admin/users".into(),
-            json!({"email": huge_email, "password": "password1", "full_name": "X"}),
+            json!({"email": huge_email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X"}),
         ),
         (Method::PUT, user.clone(), json!({"email": huge_email})),
         (Method::PUT, user, json!({"phone": huge()})),
@@ -333,7 +333,7 @@ async fn sql_and_script_looking_text_and_emoji_are_stored_and_returned_verbatim(
             .post(
                 "/auth/register",
                 None,
-                json!({"email": email, "password": "password1", "full_name": name}),
+                json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": name}),
             )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{name}: {registered}");
@@ -417,7 +417,7 @@ async fn control_characters_are_refused_with_a_detail() {
             .post(
                 "/auth/register",
                 None,
-                json!({"email": format!("c-{}@mesh.test", Uuid::new_v4().simple()), "password": "password1", "full_name": name}),
+                json!({"email": format!("c-{}@mesh.test", Uuid::new_v4().simple()), "password": platform::testing::FIXTURE_PASSWORD, "full_name": name}),
             )
             .await;
         refused_with(
@@ -504,7 +504,8 @@ async fn a_json_route_sent_another_media_type_is_a_415() {
     let mesh = Mesh::start().await;
     let admin = mesh.admin().await;
     let (client, me) = mesh.register("client").await;
-    let body = json!({"email": "a@b.c", "password": "password1", "full_name": "X"}).to_string();
+    let body = json!({"email": "a@b.c", "password": platform::testing::FIXTURE_PASSWORD, "full_name": "X"})
+        .to_string();
 
     for (method, path) in json_routes(me["user_id"].as_str().unwrap()) {
         let token = token_for(&path, &admin, &client);

@@ -309,8 +309,7 @@ async fn keys_belong_to_their_caller_so_two_clients_may_use_the_same_one() {
 async fn an_anonymous_registration_retried_with_its_key_is_answered_the_same_account() {
     let mesh = Mesh::start().await;
     let email = format!("client-{}@mesh.test", Uuid::new_v4().simple());
-    let body =
-        json!({"email": email, "password": "password1", "full_name": "Retry Client", "role": "client"});
+    let body = json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Retry Client", "role": "client"});
     let key = key();
 
     let first = keyed(

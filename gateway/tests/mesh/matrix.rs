@@ -43,7 +43,7 @@ async fn callers(mesh: &Mesh) -> Vec<Caller> {
         callers.push(Caller {
             role: Some(role),
             email: user["email"].as_str().unwrap().to_owned(),
-            password: "password1".into(),
+            password: platform::testing::FIXTURE_PASSWORD.into(),
             token,
         });
     }
@@ -159,6 +159,60 @@ async fn a_public_route_ignores_a_bad_token_and_a_private_one_refuses_it() {
             );
         } else {
             assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}: {body}");
+        }
+    }
+}
+
+/// Beyond the gate: a client's profile (a minor's age and grade) is read by the client, by a
+/// coach they have booked (in any status: here a denied request), and by an admin; another
+/// client, a gym and a coach they never booked get the 404 of a profile that does not exist.
+#[tokio::test]
+async fn a_clients_profile_is_read_by_them_their_booked_coaches_and_admins_and_by_no_one_else() {
+    use chrono::Weekday;
+
+    use crate::coaching::{coach_with_slot, next, user};
+
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Kim Minor").await;
+    let (status, created) = mesh
+        .post("/client/profile", Some(&client.token), json!({"age": 14, "grade": "9th"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let (booked_coach, slot_id) = coach_with_slot(&mesh, "Booked Coach").await;
+    let (status, booking) = mesh
+        .post(
+            "/bookings",
+            Some(&client.token),
+            json!({"coach_id": booked_coach.id, "slot_id": slot_id, "booking_date": next(Weekday::Wed).to_string()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{booking}");
+    let denied = format!("/coach/bookings/{}/deny", booking["booking_id"].as_str().unwrap());
+    let (status, body) = mesh
+        .call(Method::PATCH, &denied, Some(&booked_coach.token), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let other_coach = user(&mesh, "coach", "Other Coach").await;
+    let other_client = user(&mesh, "client", "Other Client").await;
+    let gym = user(&mesh, "gym", "Some Gym").await;
+    let admin = mesh.admin().await;
+    let path = format!("/client/profile/{}", client.id);
+
+    for (who, token, expected) in [
+        ("the client", client.token.as_str(), StatusCode::OK),
+        ("a coach they booked", booked_coach.token.as_str(), StatusCode::OK),
+        ("an admin", admin.as_str(), StatusCode::OK),
+        ("a coach they never booked", other_coach.token.as_str(), StatusCode::NOT_FOUND),
+        ("another client", other_client.token.as_str(), StatusCode::NOT_FOUND),
+        ("a gym", gym.token.as_str(), StatusCode::NOT_FOUND),
+    ] {
+        let (status, body) = mesh.get(&path, Some(token)).await;
+        assert_eq!(status, expected, "{who}: {body}");
+        if expected == StatusCode::OK {
+            assert_eq!(body, created, "{who}");
+        } else {
+            assert!(body["detail"].is_string(), "{who}: {body}");
+            assert!(body.get("age").is_none(), "{who}: {body}");
         }
     }
 }

@@ -66,15 +66,17 @@ async fn a_forgotten_password_is_reset_through_the_emailed_link_once() {
         .post(
             "/auth/reset-password",
             None,
-            json!({"token": token, "password": "brand-new-pw"}),
+            json!({"token": token, "password": platform::testing::NEW_FIXTURE_PASSWORD}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body, json!({"email": email}));
 
-    let (status, _) = mesh.sign_in(&email, "brand-new-pw").await;
+    let (status, _) = mesh
+        .sign_in(&email, platform::testing::NEW_FIXTURE_PASSWORD)
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = mesh.sign_in(&email, "password1").await;
+    let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = mesh.call(Method::GET, "/auth/me", Some(&old_session), None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "the old session ended");
@@ -82,7 +84,7 @@ async fn a_forgotten_password_is_reset_through_the_emailed_link_once() {
         .post(
             "/auth/reset-password",
             None,
-            json!({"token": token, "password": "other-new-pw"}),
+            json!({"token": token, "password": "Courtside-another-2026"}),
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");

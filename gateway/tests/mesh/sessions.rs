@@ -14,7 +14,7 @@ async fn sign_in_from(mesh: &Mesh, email: &str, agent: &str) -> String {
         .http
         .post(mesh.url("/auth/login"))
         .header("User-Agent", agent)
-        .json(&json!({"email": email, "password": "password1"}))
+        .json(&json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD}))
         .send()
         .await
         .unwrap();
@@ -30,7 +30,7 @@ async fn three_devices(mesh: &Mesh) -> [String; 3] {
         .post(
             "/auth/register",
             None,
-            json!({"email": email, "password": "password1", "full_name": "Dee Vices", "role": "client"}),
+            json!({"email": email, "password": platform::testing::FIXTURE_PASSWORD, "full_name": "Dee Vices", "role": "client"}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED);

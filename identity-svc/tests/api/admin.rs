@@ -11,7 +11,7 @@ use crate::helpers::{TestApp, authed, refused};
 fn new_user(email: &str, role: &str) -> pb::CreateUserRequest {
     pb::CreateUserRequest {
         email: email.into(),
-        password: "created-pw".into(),
+        password: platform::testing::FIXTURE_PASSWORD.into(),
         full_name: "Created Person".into(),
         phone: Some("+1 555 0100".into()),
         role: role.into(),
@@ -129,7 +129,11 @@ async fn every_admin_call_refuses_other_roles_and_anonymous_callers() {
         .await
         .expect("still there");
     assert_eq!(after.user.unwrap(), victim);
-    assert!(app.login("x@identity.test", "created-pw").await.is_err());
+    assert!(
+        app.login("x@identity.test", platform::testing::FIXTURE_PASSWORD)
+            .await
+            .is_err()
+    );
 }
 
 #[tokio::test]
@@ -262,7 +266,10 @@ async fn the_admin_creates_users_of_every_role_who_can_then_sign_in() {
 
         assert_eq!((user.email.as_str(), user.role.as_str()), (email.as_str(), role));
         assert_eq!(user.phone.as_deref(), Some("+1 555 0100"));
-        let (_, signed_in) = app.login(&email, "created-pw").await.expect("sign in");
+        let (_, signed_in) = app
+            .login(&email, platform::testing::FIXTURE_PASSWORD)
+            .await
+            .expect("sign in");
         assert_eq!(signed_in, user);
     }
 }
@@ -369,7 +376,9 @@ async fn a_partial_update_changes_only_the_fields_sent() {
             ..user.clone()
         }
     );
-    let hash_unchanged = app.login("partial@identity.test", "created-pw").await;
+    let hash_unchanged = app
+        .login("partial@identity.test", platform::testing::FIXTURE_PASSWORD)
+        .await;
     assert!(hash_unchanged.is_ok());
 }
 
@@ -409,7 +418,11 @@ async fn an_update_of_every_field_changes_them_all() {
         }
     );
     assert!(app.login("after@identity.test", "after-password").await.is_ok());
-    assert!(app.login("after@identity.test", "created-pw").await.is_err());
+    assert!(
+        app.login("after@identity.test", platform::testing::FIXTURE_PASSWORD)
+            .await
+            .is_err()
+    );
 }
 
 #[tokio::test]
@@ -479,7 +492,7 @@ async fn a_short_new_password_is_refused_and_the_old_one_still_works() {
         "Password must be at least 6 characters"
     );
     let (_, unchanged) = app
-        .login("short@identity.test", "created-pw")
+        .login("short@identity.test", platform::testing::FIXTURE_PASSWORD)
         .await
         .expect("old password");
     assert_eq!(unchanged.full_name, "Created Person");

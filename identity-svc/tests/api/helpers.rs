@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 pub const ADMIN_EMAIL: &str = "admin@identity.test";
 pub const ADMIN_PASSWORD: &str = "admin-password";
-pub const PASSWORD: &str = "password1";
+pub const PASSWORD: &str = platform::testing::FIXTURE_PASSWORD;
 pub use platform::testing::{DEAD_REDIS_URL, REDIS_URL};
 
 /// A running identity-svc. Dropping it stops the service.

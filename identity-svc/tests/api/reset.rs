@@ -83,18 +83,23 @@ async fn a_mailed_link_resets_the_password_once_and_ends_every_session() {
     let short = refused(reset(&app, &tokens[0], "abc").await, Code::InvalidArgument);
     assert!(short.contains("6"), "{short}");
     assert_eq!(
-        reset(&app, &tokens[0], "brand-new-pw").await.expect("reset"),
+        reset(&app, &tokens[0], platform::testing::NEW_FIXTURE_PASSWORD)
+            .await
+            .expect("reset"),
         user.email
     );
 
     refused(app.login(&user.email, PASSWORD).await, Code::Unauthenticated);
-    app.login(&user.email, "brand-new-pw")
+    app.login(&user.email, platform::testing::NEW_FIXTURE_PASSWORD)
         .await
         .expect("the new password signs in");
     let jti = app.claims(&old_token).jti;
     let (version, _) = app.check_token(&user.user_id, jti).await;
     assert_ne!(version, Some(app.claims(&old_token).ver), "the old session ended");
-    let used = refused(reset(&app, &tokens[0], "another-pw").await, Code::InvalidArgument);
+    let used = refused(
+        reset(&app, &tokens[0], "Courtside-another-2026").await,
+        Code::InvalidArgument,
+    );
     assert!(used.contains("Ask for a new one"), "{used}");
 }
 
@@ -128,23 +133,23 @@ async fn an_earlier_an_expired_and_an_unknown_link_are_refused() {
         .await
         .unwrap();
     refused(
-        reset(&app, &tokens[2], "brand-new-pw").await,
+        reset(&app, &tokens[2], platform::testing::NEW_FIXTURE_PASSWORD).await,
         Code::InvalidArgument,
     );
     refused(
-        reset(&app, &"A".repeat(43), "brand-new-pw").await,
+        reset(&app, &"A".repeat(43), platform::testing::NEW_FIXTURE_PASSWORD).await,
         Code::InvalidArgument,
     );
     refused(
-        reset(&app, "not-a-token", "brand-new-pw").await,
+        reset(&app, "not-a-token", platform::testing::NEW_FIXTURE_PASSWORD).await,
         Code::InvalidArgument,
     );
 
-    reset(&app, &tokens[1], "brand-new-pw")
+    reset(&app, &tokens[1], platform::testing::NEW_FIXTURE_PASSWORD)
         .await
         .expect("a valid link works");
     refused(
-        reset(&app, &tokens[0], "other-new-pw").await,
+        reset(&app, &tokens[0], "Courtside-another-2026").await,
         Code::InvalidArgument,
     );
 }

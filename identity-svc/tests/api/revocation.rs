@@ -202,7 +202,7 @@ async fn a_demoted_admins_old_token_no_longer_opens_admin_calls() {
         .create_user(authed(
             pb::CreateUserRequest {
                 email: "second-admin@identity.test".into(),
-                password: "second-admin-pw".into(),
+                password: platform::testing::NEW_FIXTURE_PASSWORD.into(),
                 full_name: "Second Admin".into(),
                 phone: None,
                 role: "admin".into(),
@@ -215,7 +215,10 @@ async fn a_demoted_admins_old_token_no_longer_opens_admin_calls() {
         .user
         .unwrap();
     let (second, _) = app
-        .login("second-admin@identity.test", "second-admin-pw")
+        .login(
+            "second-admin@identity.test",
+            platform::testing::NEW_FIXTURE_PASSWORD,
+        )
         .await
         .unwrap();
 

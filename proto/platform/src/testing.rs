@@ -29,6 +29,12 @@ use uuid::Uuid;
 
 use crate::auth::{Role, TokenSigner};
 
+/// The password every suite's made-up people sign in with: strong enough for the password rule
+/// (at least 10 characters, not guessable). Tests of the refusal use weak ones on purpose.
+pub const FIXTURE_PASSWORD: &str = "Courtside-fixture-2026";
+/// A second strong password, for a change or a reset to one that differs from the first.
+pub const NEW_FIXTURE_PASSWORD: &str = "Courtside-renewed-2026";
+
 /// The PostgreSQL every suite runs against (`host:port`).
 pub const POSTGRES: &str = "127.0.0.1:5432";
 /// The Redis every suite runs against, each test under a namespace of its own.

@@ -27,6 +27,11 @@ export function uniqueEmail(prefix = 'user') {
 }
 
 /** A short unique suffix for names that searches must find exactly. */
+/** The password every made-up person signs in with: strong enough for the password rule. */
+export const FIXTURE_PASSWORD = 'Courtside-fixture-2026';
+/** A second strong password, for a reset to one that differs from the first. */
+export const NEW_FIXTURE_PASSWORD = 'Courtside-renewed-2026';
+
 export function uniqueTag() {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
@@ -36,7 +41,7 @@ export async function registerViaApi(
   role: Role,
   fullName = `E2E ${role} ${uniqueTag()}`,
 ): Promise<Session> {
-  const password = 'e2e-password-123';
+  const password = FIXTURE_PASSWORD;
   const response = await request.post('/api/auth/register', {
     data: { email: uniqueEmail(role), password, full_name: fullName, phone: null, role },
   });

@@ -35,7 +35,7 @@ describe('the login page', () => {
       api: { 'POST /auth/login': { token: 'tok', user: coach } },
     });
     await user.type(await screen.findByLabelText('Email'), 'cora@example.com');
-    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Password'), 'Courtside-fixture-2026');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
 
     expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
@@ -43,7 +43,7 @@ describe('the login page', () => {
     expect(localStorage.getItem('token')).toBe('tok');
     expect(calls.find((c) => c.path === '/auth/login')?.body).toEqual({
       email: 'cora@example.com',
-      password: 'secret123',
+      password: 'Courtside-fixture-2026',
     });
     expect(await screen.findByText('Cora Coach')).toBeInTheDocument();
   });
@@ -74,7 +74,7 @@ describe('the login page', () => {
     await user.click(await screen.findByRole('tab', { name: 'Register' }));
     await user.type(screen.getByLabelText('Full Name'), 'Hoops Arena');
     await user.type(screen.getByLabelText('Email'), 'arena@example.com');
-    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Password'), 'Courtside-fixture-2026');
     await user.click(screen.getByRole('combobox', { name: 'I am a...' }));
     await user.click(await screen.findByRole('option', { name: 'Gym' }));
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
@@ -85,7 +85,7 @@ describe('the login page', () => {
       full_name: 'Hoops Arena',
       email: 'arena@example.com',
       phone: null,
-      password: 'secret123',
+      password: 'Courtside-fixture-2026',
       role: 'gym',
     });
   });
@@ -95,7 +95,7 @@ describe('the login page', () => {
     await user.click(await screen.findByRole('tab', { name: 'Register' }));
     await user.type(screen.getByLabelText('Full Name'), 'A B');
     await user.type(screen.getByLabelText('Email'), 'ab@example.com');
-    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Password'), 'Courtside-fixture-2026');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Registration failed')).toBeInTheDocument();
   });

@@ -76,6 +76,9 @@ load_config() {
   PGUSER="${PGUSER:-postgres}"
   export PGHOST PGPORT PGUSER
   DB_NAME="${DB_NAME:-courtside}"
+  # The administrator's URL, for the scripts (bench.sh, soak.sh); the services sign in as their
+  # own roles (service_database_url).
+  # shellcheck disable=SC2034
   if [[ -n "${PGPASSWORD:-}" ]]; then
     export PGPASSWORD
     DATABASE_URL="postgres://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$DB_NAME"
@@ -83,8 +86,16 @@ load_config() {
     DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$DB_NAME"
   fi
 
+  # The processes sign in as roles and users of their own (ensure_service_roles,
+  # ensure_redis_user), with passwords generated into SECRET_DIR; DATABASE_URL and REDIS_URL are
+  # the administrator's, which the scripts use.
+  SECRET_DIR="$STATE_DIR/secrets"
   REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
   REDIS_NAMESPACE="${REDIS_NAMESPACE:-courtside}"
+  REDIS_USER="courtside-$REDIS_NAMESPACE"
+  REDIS_WITH_USER=1
+  # 1 while up.sh only prints (--print-env): no secret is made.
+  PRINT_ONLY=0
   RUST_LOG="${RUST_LOG:-info}"
   OTEL_EXPORTER_OTLP_ENDPOINT="${OTEL_EXPORTER_OTLP_ENDPOINT:-}"
   AUTH_RATE_LIMIT_PER_MINUTE="${AUTH_RATE_LIMIT_PER_MINUTE:-20}"
@@ -212,7 +223,7 @@ process_env() {
   echo "RUST_LOG=$RUST_LOG"
   [[ -n "$OTEL_EXPORTER_OTLP_ENDPOINT" ]] && echo "OTEL_EXPORTER_OTLP_ENDPOINT=$OTEL_EXPORTER_OTLP_ENDPOINT"
   echo "JWT_PUBLIC_KEY_FILE=$JWT_PUBLIC_KEY_FILE"
-  echo "REDIS_URL=$REDIS_URL"
+  echo "REDIS_URL=$(process_redis_url)"
   echo "REDIS_NAMESPACE=$REDIS_NAMESPACE"
   echo "LISTEN_ADDR=$BIND_HOST:$(port_of "$name")"
   echo "OPS_ADDR=$BIND_HOST:$(ops_port_of "$name")"
@@ -232,7 +243,7 @@ process_env() {
       echo "CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE"
       ;;
     *)
-      echo "DATABASE_URL=$DATABASE_URL"
+      echo "DATABASE_URL=$(service_database_url "$(process_of "$name")")"
       ;;
   esac
   case "$(process_of "$name")" in
@@ -426,6 +437,123 @@ ensure_database() {
 build_rust() {
   local args=(build --workspace --bins)
   [[ "$PROFILE" == release ]] && args+=(--release)
+# A PostgreSQL role per service and a Redis user per mesh: each process signs in as its own, with
+# a password generated into the state folder like the admin's (README: Inside the cluster).
+# ---------------------------------------------------------------------------------------------
+
+# secret_of NAME: the password kept in $SECRET_DIR/NAME, made on first use (hex, so it needs no
+# escaping in a URL). When only printing (up.sh --print-env) nothing is made: a placeholder says
+# where it would be.
+secret_of() {
+  local file="$SECRET_DIR/$1"
+  if [[ ! -s "$file" ]]; then
+    if ((PRINT_ONLY)); then
+      echo "<generated-into-$file>"
+      return
+    fi
+    mkdir -p "$SECRET_DIR"
+    chmod 700 "$SECRET_DIR"
+    (umask 077 && openssl rand -hex 24 >"$file")
+  fi
+  echo "$(<"$file")"
+}
+
+# schema_of SERVICE -> the schema it owns (identity-svc -> identity).
+schema_of() { echo "${1%-svc}"; }
+
+# db_role_of SERVICE -> its role: <DB_NAME>_<schema>_svc (courtside_identity_svc). Roles belong to
+# the whole PostgreSQL cluster, and the machine's cluster holds several meshes' databases (the
+# default, e2e, faults, bench ...): a role per database and service lets each mesh keep its own
+# passwords without changing another's.
+db_role_of() { echo "${DB_NAME}_$(schema_of "$1")_svc"; }
+
+# service_database_url SERVICE: the DATABASE_URL the service is started with, signed in as its role.
+service_database_url() {
+  echo "postgres://$(db_role_of "$1"):$(secret_of "postgres-$1")@$PGHOST:$PGPORT/$DB_NAME"
+}
+
+# ensure_service_roles: each service's role, owning its schema (made if missing, handed over if an
+# earlier start made it as the administrator) and nothing else, by deploy/docker/postgres-roles.sql,
+# which docker-compose.yml runs too.
+ensure_service_roles() {
+  local service role
+  for service in "${SERVICES[@]}"; do
+    role="$(db_role_of "$service")"
+    ((${#role} <= 63)) || die "the role $role is longer than PostgreSQL's 63 characters: choose a shorter DB_NAME"
+    # The password goes in on stdin, not on a command line other users can see.
+    { printf '\\set password %s\n' "$(secret_of "postgres-$service")" && cat "$DEPLOY_DIR/docker/postgres-roles.sql"; } |
+      PGOPTIONS=--client-min-messages=warning psql -X -q -d "$DB_NAME" -v ON_ERROR_STOP=1 \
+        -v role="$role" -v schema="$(schema_of "$service")" -f - >/dev/null ||
+      die "could not set up the role $role and its schema in $DB_NAME"
+  done
+  log "PostgreSQL: roles $(for service in "${SERVICES[@]}"; do printf '%s ' "$(db_role_of "$service")"; done)each own their schema of $DB_NAME"
+}
+
+# check_schema_isolation: signed in as its role, each service reads its own schema and is refused
+# every other one. up.sh runs it once the services have migrated.
+check_schema_isolation() {
+  local service other url out
+  for service in "${SERVICES[@]}"; do
+    url="$(service_database_url "$service")"
+    psql -X -q -d "$url" -tAc "select count(*) from $(schema_of "$service")._sqlx_migrations" >/dev/null ||
+      die "$(db_role_of "$service") cannot read its own schema $(schema_of "$service")"
+    for other in "${SERVICES[@]}"; do
+      [[ "$other" == "$service" ]] && continue
+      if out="$(psql -X -q -d "$url" -tAc "select count(*) from $(schema_of "$other")._sqlx_migrations" 2>&1)"; then
+        die "$(db_role_of "$service") reads the schema $(schema_of "$other") of $other: the roles are not isolated"
+      fi
+      [[ "$out" == *"permission denied for schema $(schema_of "$other")"* ]] ||
+        die "$(db_role_of "$service") reading $(schema_of "$other") failed otherwise than by a refusal: $out"
+    done
+  done
+  ok "each service's role reads its own schema and is refused the other three"
+}
+
+redis_admin() { redis-cli --no-auth-warning -u "$REDIS_URL" "$@"; }
+
+# process_redis_url: REDIS_URL with this mesh's user and password instead of any credentials it has.
+process_redis_url() {
+  if ((!REDIS_WITH_USER)); then
+    echo "$REDIS_URL"
+    return
+  fi
+  local rest="${REDIS_URL#*://}"
+  echo "${REDIS_URL%%://*}://$REDIS_USER:$(secret_of redis)@${rest##*@}"
+}
+
+# ensure_redis_user: the machine's Redis is shared by several meshes and by the tests, so rather
+# than a password for everyone (requirepass), this mesh gets an ACL user of its own that reaches
+# only its keys and channels (every key the code writes starts with `$REDIS_NAMESPACE:`) and no
+# administrative or dangerous command. Redis's default user stays as it was.
+ensure_redis_user() {
+  [[ "$REDIS_NAMESPACE" =~ ^[A-Za-z0-9._-]+$ ]] ||
+    die "REDIS_NAMESPACE may hold letters, digits, '.', '_' and '-' only, not '$REDIS_NAMESPACE'"
+  local out
+  out="$(printf 'ACL SETUSER %s reset on >%s ~%s:* &%s:* +@all -@admin -@dangerous\n' \
+    "$REDIS_USER" "$(secret_of redis)" "$REDIS_NAMESPACE" "$REDIS_NAMESPACE" | redis_admin 2>&1)" || true
+  case "$out" in
+    OK)
+      echo "$REDIS_USER" >"$SECRET_DIR/redis-user"
+      log "Redis: the processes sign in as $REDIS_USER (keys and channels $REDIS_NAMESPACE:* only)"
+      ;;
+    *"unknown command"* | *"unknown subcommand"*)
+      warn "Redis at $REDIS_URL has no ACLs (Redis 6 and newer have): the processes use REDIS_URL as it is"
+      REDIS_WITH_USER=0
+      ;;
+    *) die "Redis refused the user $REDIS_USER: $out" ;;
+  esac
+}
+
+# drop_redis_user: down.sh removes the user up.sh made for this state folder's mesh.
+drop_redis_user() {
+  local file="$SECRET_DIR/redis-user" user
+  [[ -s "$file" ]] || return 0
+  user="$(<"$file")"
+  redis_admin ACL DELUSER "$user" >/dev/null 2>&1 || warn "could not remove the Redis user $user"
+  rm -f "$file"
+}
+
+# ---------------------------------------------------------------------------------------------
   log "cargo ${args[*]}"
   (cd "$COURTSIDE_ROOT" && cargo "${args[@]}")
 }

@@ -19,6 +19,7 @@ load_config
 if [[ "${1:-}" == --print-env ]]; then
   # Dry: no keys, no password file; placeholders show where they would be.
   ADMIN_PASSWORD="${ADMIN_PASSWORD:-<generated into $ADMIN_PASSWORD_FILE>}"
+  PRINT_ONLY=1
   for name in "${INSTANCES[@]}"; do
     echo "[$name]"
     process_env "$name"
@@ -62,12 +63,14 @@ for name in nginx "${INSTANCES[@]}"; do
   fi
 done
 
-# 4. Database, secrets, nginx config.
+# 4. Database, the services' roles and Redis user, secrets, nginx config.
 if [[ "${FRESH_DB:-}" == 1 ]]; then
   ensure_database "$DB_NAME" fresh
 else
   ensure_database "$DB_NAME"
 fi
+ensure_service_roles
+ensure_redis_user
 ensure_keys
 ensure_admin_password
 write_nginx_config
@@ -87,6 +90,7 @@ done
 # shellcheck disable=SC2046
 start_process nginx $(nginx_cmd)
 wait_ready
+check_schema_isolation
 trap - EXIT
 
 # What test.sh and other tools read to find this mesh.

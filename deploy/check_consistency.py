@@ -147,6 +147,164 @@ def check_k8s_headless(by_kind: dict[str, dict[str, dict]], configmap: dict[str,
             problem(f"k8s Service {target}-headless: no port {url.port} for {var}")
 
 
+def load_k8s(k8s_dir: Path) -> dict[str, dict[str, dict]]:
+    """Every manifest in deploy/k8s (the Secrets' example included), by kind and name."""
+    by_kind: dict[str, dict[str, dict]] = {}
+    for path in sorted(k8s_dir.glob("*.yaml")):
+        if path.name != "kustomization.yaml":
+            for d in load_yaml_docs(path):
+                by_kind.setdefault(d["kind"], {})[d["metadata"]["name"]] = d
+    return by_kind
+
+
+# --- who may reach whom in the cluster -----------------------------------------------------------
+
+NAME_LABEL = "app.kubernetes.io/name"
+NAMESPACE_LABEL = "kubernetes.io/metadata.name"
+# Not run by the manifests: the Services the Secrets' host names point at, over pods so labelled.
+BACKING_STORES = {"postgres": ("DATABASE_URL", 5432), "redis": ("REDIS_URL", 6379)}
+# Who may reach the ops ports (/metrics, /livez, /readyz): Prometheus's namespace.
+MONITORING_NAMESPACE = "monitoring"
+
+
+def selects(selector: dict | None, labels: dict[str, str]) -> bool:
+    """Whether a label selector (matchLabels only; an empty one selects everything) selects labels."""
+    selector = selector or {}
+    if selector.get("matchExpressions"):
+        return False  # not written here; a policy that needs one must teach this check first
+    return all(labels.get(k) == v for k, v in (selector.get("matchLabels") or {}).items())
+
+
+def peer_names(peer: dict) -> str:
+    """A NetworkPolicy `from` entry as one word: `pod:gateway`, `namespace:monitoring`, `ip:...`,
+    with `*` where the selector selects more than one named thing."""
+    if "ipBlock" in peer:
+        return f"ip:{peer['ipBlock'].get('cidr')}"
+    if "namespaceSelector" in peer:
+        labels = (peer["namespaceSelector"] or {}).get("matchLabels") or {}
+        return f"namespace:{labels.get(NAMESPACE_LABEL, '*')}"
+    labels = (peer.get("podSelector") or {}).get("matchLabels") or {}
+    return f"pod:{labels.get(NAME_LABEL, '*')}"
+
+
+def admitted(policies: list[dict], labels: dict[str, str], port: int, named: dict[str, int]) -> set[str]:
+    """The peers the policies selecting a pod with these labels let reach its TCP port (`any` when
+    a rule names no peer). Without any policy selecting the pod, everything may: {"any"}."""
+    selecting = [
+        p
+        for p in policies
+        if selects(p["spec"].get("podSelector"), labels) and "Ingress" in p["spec"].get("policyTypes", ["Ingress"])
+    ]
+    if not selecting:
+        return {"any"}
+    peers: set[str] = set()
+    for policy in selecting:
+        for rule in policy["spec"].get("ingress") or []:
+            ports = rule.get("ports")
+            if ports and not any(
+                p.get("protocol", "TCP") == "TCP" and (named.get(p.get("port")) or p.get("port")) in (port, None)
+                for p in ports
+            ):
+                continue
+            peers |= {peer_names(peer) for peer in rule["from"]} if rule.get("from") else {"any"}
+    return peers
+
+
+def network_policy_problems(by_kind: dict[str, dict[str, dict]], up: dict[str, dict[str, str]]) -> list[str]:
+    """The NetworkPolicies admit, to each process's pods, only the callers the code has: a service's
+    gRPC port the processes whose environment names its `*_URL` (the gateway; booking-svc for
+    coaching-svc), the gateway's HTTP port the web pods, web's port the Ingress controller's
+    namespace, every ops port the monitoring namespace, PostgreSQL the processes that read
+    DATABASE_URL and Redis those that read REDIS_URL; and a default deny covers everything else."""
+    out: list[str] = []
+    policies = list(by_kind.get("NetworkPolicy", {}).values())
+    deny = [
+        p
+        for p in policies
+        if p["spec"].get("podSelector") in ({}, None)
+        and "Ingress" in p["spec"].get("policyTypes", [])
+        and not p["spec"].get("ingress")
+    ]
+    if not deny:
+        out.append("deploy/k8s: no NetworkPolicy denies ingress to every pod by default (podSelector: {}, no ingress rule)")
+    others = [p for p in policies if p not in deny]
+
+    def pod_of(name: str) -> tuple[dict[str, str], dict[str, int]]:
+        template = by_kind.get("Deployment", {}).get(name, {}).get("spec", {}).get("template", {})
+        labels = template.get("metadata", {}).get("labels", {})
+        ports = {p["name"]: p["containerPort"] for c in template.get("spec", {}).get("containers", []) for p in c.get("ports", []) if "name" in p}
+        return labels, ports
+
+    def expect(what: str, labels: dict[str, str], named: dict[str, int], port: int, wanted: set[str]) -> None:
+        got = admitted(policies, labels, port, named)
+        if got != wanted:
+            out.append(f"k8s NetworkPolicy: {what} port {port} admits {sorted(got)}, expected exactly {sorted(wanted)}")
+
+    for name in by_kind.get("Deployment", {}):
+        labels, _ = pod_of(name)
+        if not any(selects(p["spec"].get("podSelector"), labels) for p in others):
+            out.append(f"k8s Deployment {name}: no NetworkPolicy of its own selects its pods")
+
+    for name, env in up.items():
+        labels, named = pod_of(name)
+        if not labels:
+            continue
+        listen, ops = port_of(env["LISTEN_ADDR"]), port_of(env["OPS_ADDR"])
+        if name == "gateway":
+            expect("gateway's HTTP", labels, named, listen, {"pod:web"})
+        else:
+            var = next(v for v, target in URL_VARS.items() if target == name)
+            callers = {f"pod:{caller}" for caller, caller_env in up.items() if var in caller_env}
+            expect(f"{name}'s gRPC", labels, named, listen, callers)
+        expect(f"{name}'s ops", labels, named, ops, {f"namespace:{MONITORING_NAMESPACE}"})
+
+    web_labels, web_ports = pod_of("web")
+    if web_labels:
+        for port in web_ports.values():
+            got = admitted(policies, web_labels, port, web_ports)
+            if not got or any(not p.startswith("namespace:") or p == "namespace:*" for p in got):
+                out.append(f"k8s NetworkPolicy: web's port {port} admits {sorted(got)}, expected only the Ingress controller's namespace")
+
+    for store, (var, port) in BACKING_STORES.items():
+        clients = {f"pod:{name}" for name, env in up.items() if var in env}
+        expect(store, {NAME_LABEL: store}, {}, port, clients)
+    return out
+
+
+def ingress_tls_problems(by_kind: dict[str, dict[str, dict]]) -> list[str]:
+    """TLS ends at the Ingress (nginx in the web pod speaks plain HTTP): every host it serves has a
+    certificate, and plain HTTP is redirected, so the controller's HSTS header covers every answer."""
+    out = []
+    for name, ingress in by_kind.get("Ingress", {}).items():
+        spec = ingress.get("spec", {})
+        covered = {h for tls in spec.get("tls", []) for h in tls.get("hosts", [])}
+        for rule in spec.get("rules", []):
+            if rule.get("host") not in covered:
+                out.append(f"k8s Ingress {name}: host {rule.get('host')} has no TLS (spec.tls), so no HSTS either")
+        annotations = ingress.get("metadata", {}).get("annotations", {})
+        if str(annotations.get("nginx.ingress.kubernetes.io/force-ssl-redirect")).lower() != "true":
+            out.append(f"k8s Ingress {name}: plain HTTP must be redirected (nginx.ingress.kubernetes.io/force-ssl-redirect: 'true')")
+        if str(annotations.get("nginx.org/hsts")).lower() != "true":
+            out.append(f"k8s Ingress {name}: HSTS must be asked of the controller (nginx.org/hsts: 'true')")
+    return out
+
+
+ROLES_SQL = "deploy/docker/postgres-roles.sql"
+
+
+def extension_problems(root: Path) -> list[str]:
+    """Every extension a migration creates is made beforehand by the administrator's script: a
+    service's role may not create it in `public`."""
+    create = re.compile(r"create\s+extension\s+(?:if\s+not\s+exists\s+)?\"?([a-z0-9_]+)", re.I)
+    made = set(create.findall(without_comments((root / ROLES_SQL).read_text(), ("--",))))
+    out = []
+    for path in source_files(root, ["*/migrations/*.sql"]):
+        for ext in create.findall(without_comments(path.read_text(), ("--",))):
+            if ext.lower() not in made:
+                out.append(f"{path.relative_to(root)} creates the extension {ext}, which {ROLES_SQL} does not make first")
+    return out
+
+
 # --- which variables the code and the scripts read ---------------------------------------------
 
 RUST_DIRECT = re.compile(r"(?<![.\w])(?<!fn )(?:std::)?(?:env::)?var(?:_os)?\s*\(\s*([^,)]*?)\s*\)")
@@ -341,13 +499,7 @@ def main() -> int:
 
     # --- deploy/k8s ---------------------------------------------------------------------------
     k8s_dir = ROOT / "deploy/k8s"
-    docs: list[tuple[str, dict]] = []
-    for path in sorted(k8s_dir.glob("*.yaml")):
-        if path.name != "kustomization.yaml":
-            docs += [(path.name, d) for d in load_yaml_docs(path)]
-    by_kind: dict[str, dict[str, dict]] = {}
-    for _, d in docs:
-        by_kind.setdefault(d["kind"], {})[d["metadata"]["name"]] = d
+    by_kind = load_k8s(k8s_dir)
     configmap = by_kind.get("ConfigMap", {}).get("courtside-config", {}).get("data", {})
     secrets = {n: set(s.get("stringData", {}) | s.get("data", {})) for n, s in by_kind.get("Secret", {}).items()}
     kustomization = yaml.safe_load((k8s_dir / "kustomization.yaml").read_text())
@@ -432,6 +584,12 @@ def main() -> int:
 
     check_compose_scales(compose)
     check_k8s_headless(by_kind, configmap)
+    for p in network_policy_problems(by_kind, up):
+        problem(p)
+    for p in ingress_tls_problems(by_kind):
+        problem(p)
+    for p in extension_problems(ROOT):
+        problem(p)
 
     # --- README documents every variable ------------------------------------------------------
     readme = args.readme.read_text() if args.readme.exists() else ""

@@ -6,6 +6,7 @@ python3 deploy/test_check_consistency.py
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,119 @@ class TheReadmeMustDocumentEveryVariable(unittest.TestCase):
         self.assertEqual(len(complaints), 1, run.stderr)
         self.assertIn(f"`{missing}`", complaints[0])
         self.assertIn(sorted(reads[missing])[0], complaints[0])
+
+class TheNetworkPoliciesAdmitOnlyTheCallersTheCodeHas(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.up = check_consistency.upsh_env()
+        cls.k8s = check_consistency.load_k8s(check_consistency.ROOT / "deploy/k8s")
+
+    def problems(self, k8s: dict, up: dict | None = None) -> list[str]:
+        return check_consistency.network_policy_problems(k8s, up or self.up)
+
+    def policy(self, k8s: dict, name: str) -> dict:
+        return k8s["NetworkPolicy"][name]["spec"]
+
+    def test_the_manifests_admit_exactly_the_callers_of_each_port(self):
+        self.assertEqual(self.problems(self.k8s), [])
+        self.assertEqual(check_consistency.ingress_tls_problems(self.k8s), [])
+
+    def test_a_service_port_open_to_a_process_that_is_not_its_client_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        self.policy(k8s, "gym-svc")["ingress"][0]["from"].append({"podSelector": {"matchLabels": {"app.kubernetes.io/name": "booking-svc"}}})
+        self.assertEqual(
+            self.problems(k8s),
+            ["k8s NetworkPolicy: gym-svc's gRPC port 50054 admits ['pod:booking-svc', 'pod:gateway'], expected exactly ['pod:gateway']"],
+        )
+
+    def test_a_rule_that_names_no_caller_opens_the_port_to_everyone(self):
+        k8s = copy.deepcopy(self.k8s)
+        del self.policy(k8s, "identity-svc")["ingress"][0]["from"]
+        self.assertEqual(
+            self.problems(k8s),
+            ["k8s NetworkPolicy: identity-svc's gRPC port 50051 admits ['any'], expected exactly ['pod:gateway']"],
+        )
+
+    def test_a_new_grpc_client_in_the_code_needs_its_way_through_the_policy(self):
+        up = copy.deepcopy(self.up)
+        up["identity-svc"]["COACHING_URL"] = "http://127.0.0.1:50052"
+        self.assertEqual(
+            self.problems(self.k8s, up),
+            [
+                "k8s NetworkPolicy: coaching-svc's gRPC port 50052 admits ['pod:booking-svc', 'pod:gateway'], "
+                "expected exactly ['pod:booking-svc', 'pod:gateway', 'pod:identity-svc']"
+            ],
+        )
+
+    def test_a_deployment_without_a_policy_of_its_own_is_named_and_unreachable(self):
+        k8s = copy.deepcopy(self.k8s)
+        del k8s["NetworkPolicy"]["booking-svc"]
+        self.assertEqual(
+            self.problems(k8s),
+            [
+                "k8s Deployment booking-svc: no NetworkPolicy of its own selects its pods",
+                "k8s NetworkPolicy: booking-svc's gRPC port 50053 admits [], expected exactly ['pod:gateway']",
+                "k8s NetworkPolicy: booking-svc's ops port 9103 admits [], expected exactly ['namespace:monitoring']",
+            ],
+        )
+
+    def test_without_the_default_deny_the_stores_are_open_to_everyone(self):
+        k8s = copy.deepcopy(self.k8s)
+        del k8s["NetworkPolicy"]["default-deny-ingress"]
+        del k8s["NetworkPolicy"]["redis"]
+        problems = self.problems(k8s)
+        self.assertIn("deploy/k8s: no NetworkPolicy denies ingress to every pod by default (podSelector: {}, no ingress rule)", problems)
+        self.assertIn(
+            "k8s NetworkPolicy: redis port 6379 admits ['any'], expected exactly "
+            "['pod:booking-svc', 'pod:coaching-svc', 'pod:gateway', 'pod:gym-svc', 'pod:identity-svc']",
+            problems,
+        )
+
+    def test_postgres_open_to_the_gateway_which_has_no_database_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        self.policy(k8s, "postgres")["ingress"][0]["from"].append({"podSelector": {"matchLabels": {"app.kubernetes.io/name": "gateway"}}})
+        self.assertEqual(
+            self.problems(k8s),
+            [
+                "k8s NetworkPolicy: postgres port 5432 admits ['pod:booking-svc', 'pod:coaching-svc', 'pod:gateway', "
+                "'pod:gym-svc', 'pod:identity-svc'], expected exactly ['pod:booking-svc', 'pod:coaching-svc', "
+                "'pod:gym-svc', 'pod:identity-svc']"
+            ],
+        )
+
+    def test_an_ops_port_open_to_the_pods_of_the_namespace_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        self.policy(k8s, "gateway")["ingress"][1]["from"] = [{"podSelector": {}}]
+        self.assertEqual(
+            self.problems(k8s),
+            ["k8s NetworkPolicy: gateway's ops port 9100 admits ['pod:*'], expected exactly ['namespace:monitoring']"],
+        )
+
+    def test_an_ingress_host_without_tls_has_no_hsts(self):
+        k8s = copy.deepcopy(self.k8s)
+        del k8s["Ingress"]["courtside"]["spec"]["tls"]
+        self.assertEqual(
+            check_consistency.ingress_tls_problems(k8s),
+            ["k8s Ingress courtside: host courtside.example.com has no TLS (spec.tls), so no HSTS either"],
+        )
+
+
+class TheAdministratorMakesEveryExtensionTheMigrationsName(unittest.TestCase):
+    def test_an_extension_the_roles_script_does_not_make_is_named(self):
+        root = tree(
+            {
+                check_consistency.ROLES_SQL: "-- create extension postgis;\ncreate extension if not exists cube;\n",
+                "svc/migrations/1_a.sql": "create extension if not exists cube;\ncreate extension postgis;\n",
+            }
+        )
+        self.assertEqual(
+            check_consistency.extension_problems(root),
+            [f"svc/migrations/1_a.sql creates the extension postgis, which {check_consistency.ROLES_SQL} does not make first"],
+        )
+
+    def test_the_real_migrations_find_theirs_made(self):
+        self.assertEqual(check_consistency.extension_problems(check_consistency.ROOT), [])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -2,17 +2,8 @@ use coaching_svc::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = platform::telemetry::init("coaching-svc");
-    let result = async {
-        build(Config::from_env()?)
-            .await?
-            .run_until(platform::shutdown_signal())
-            .await
-    }
-    .await;
-    if let Err(error) = &result {
-        tracing::error!(error = format!("{error:#}"), "coaching-svc stopped");
-    }
-    telemetry.shutdown();
-    result
+    platform::telemetry::run("coaching-svc", async {
+        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
+    })
+    .await
 }

@@ -2,17 +2,8 @@ use gateway::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = platform::telemetry::init("gateway");
-    let result = async {
-        build(Config::from_env()?)
-            .await?
-            .run_until(platform::shutdown_signal())
-            .await
-    }
-    .await;
-    if let Err(error) = &result {
-        tracing::error!(error = format!("{error:#}"), "gateway stopped");
-    }
-    telemetry.shutdown();
-    result
+    platform::telemetry::run("gateway", async {
+        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
+    })
+    .await
 }

@@ -2,17 +2,8 @@ use gym_svc::{Config, build};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let telemetry = platform::telemetry::init("gym-svc");
-    let result = async {
-        build(Config::from_env()?)
-            .await?
-            .run_until(platform::shutdown_signal())
-            .await
-    }
-    .await;
-    if let Err(error) = &result {
-        tracing::error!(error = format!("{error:#}"), "gym-svc stopped");
-    }
-    telemetry.shutdown();
-    result
+    platform::telemetry::run("gym-svc", async {
+        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
+    })
+    .await
 }

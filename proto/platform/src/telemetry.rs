@@ -72,6 +72,21 @@ pub fn init(service: &'static str) -> Telemetry {
     init_with(service, provider)
 }
 
+/// A process's whole life under its telemetry: installs it, runs `serve` (the process's `main`),
+/// logs how it ended if it failed, and flushes the spans before the process exits.
+pub async fn run<E: std::fmt::Display>(
+    service: &'static str,
+    serve: impl Future<Output = Result<(), E>>,
+) -> Result<(), E> {
+    let telemetry = init(service);
+    let result = serve.await;
+    if let Err(error) = &result {
+        tracing::error!(error = format!("{error:#}"), "{service} stopped");
+    }
+    telemetry.shutdown();
+    result
+}
+
 /// Installs the global subscriber with the given trace provider (tests pass an in-memory one).
 pub fn init_with(service: &'static str, provider: Option<SdkTracerProvider>) -> Telemetry {
     global::set_text_map_propagator(TraceContextPropagator::new());

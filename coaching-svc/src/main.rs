@@ -1,9 +1,1 @@
-use coaching_svc::{Config, build};
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    platform::telemetry::run("coaching-svc", async {
-        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
-    })
-    .await
-}
+platform::main!("coaching-svc", coaching_svc);

@@ -1,9 +1,1 @@
-use gym_svc::{Config, build};
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    platform::telemetry::run("gym-svc", async {
-        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
-    })
-    .await
-}
+platform::main!("gym-svc", gym_svc);

@@ -1,9 +1,1 @@
-use identity_svc::{Config, build};
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    platform::telemetry::run("identity-svc", async {
-        build(Config::from_env()?).await?.run_until(platform::shutdown_signal()).await
-    })
-    .await
-}
+platform::main!("identity-svc", identity_svc);

@@ -87,6 +87,25 @@ pub async fn run<E: std::fmt::Display>(
     result
 }
 
+/// A process's `main`: `platform::main!("booking-svc", booking_svc);` reads the crate's `Config`
+/// from the environment, builds it with the crate's `build` and serves until SIGTERM or Ctrl-C,
+/// under [`run`].
+#[macro_export]
+macro_rules! main {
+    ($service:literal, $krate:ident) => {
+        #[tokio::main]
+        async fn main() -> anyhow::Result<()> {
+            $crate::telemetry::run($service, async {
+                $krate::build($krate::Config::from_env()?)
+                    .await?
+                    .run_until($crate::shutdown_signal())
+                    .await
+            })
+            .await
+        }
+    };
+}
+
 /// Installs the global subscriber with the given trace provider (tests pass an in-memory one).
 pub fn init_with(service: &'static str, provider: Option<SdkTracerProvider>) -> Telemetry {
     global::set_text_map_propagator(TraceContextPropagator::new());

@@ -27,6 +27,10 @@ pub struct Config {
     /// (`SCHEDULER_INTERVAL_MS`, default 5000): a timed transition is applied this long after its
     /// due time at the latest, plus the tick's own work.
     pub scheduler_interval: Duration,
+    /// How many pending requests one client may hold with one coach at a time
+    /// (`MAX_PENDING_BOOKINGS_PER_COACH`, default 3): one more is refused until the coach answers
+    /// one or the client cancels one, so no client holds a coach's week with open requests.
+    pub max_pending_bookings_per_coach: u32,
 }
 
 impl Config {
@@ -43,6 +47,7 @@ impl Config {
             coaching_timeout: Duration::from_millis(env.parsed("COACHING_TIMEOUT_MS", 2000)),
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
             scheduler_interval: Duration::from_millis(env.parsed("SCHEDULER_INTERVAL_MS", 5000)),
+            max_pending_bookings_per_coach: env.parsed("MAX_PENDING_BOOKINGS_PER_COACH", 3),
         };
         env.finish()?;
         Ok(config)

@@ -329,6 +329,23 @@ impl booking_server::Booking for BookingService {
         Ok(Response::new(pb::DenyBookingResponse { booking: one(row) }))
     }
 
+    async fn has_booking_with_client(
+        &self,
+        request: Request<pb::HasBookingWithClientRequest>,
+    ) -> Result<Response<pb::HasBookingWithClientResponse>, Status> {
+        let coach_id = coach(&request, "ask whether a client booked them")?;
+        // The one client id read from input: only to ask about the caller's own bookings.
+        let client_id = request
+            .get_ref()
+            .client_id
+            .trim()
+            .parse::<Uuid>()
+            .map(ClientId)
+            .map_err(|_| Error::Invalid("client_id must be a UUID".into()))?;
+        let booked = store::has_booked(&self.db, client_id, coach_id).await?;
+        Ok(Response::new(pb::HasBookingWithClientResponse { booked }))
+    }
+
     async fn count_bookings(
         &self,
         request: Request<pb::CountBookingsRequest>,

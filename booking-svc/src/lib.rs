@@ -96,7 +96,8 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         platform::events::stream_key(&config.redis_namespace),
         store::OUTBOX,
     );
-    let lifecycle = lifecycle::Lifecycle::new(db.clone(), relay.waker());
+    let lifecycle =
+        lifecycle::Lifecycle::new(db.clone(), relay.waker(), config.max_pending_bookings_per_coach);
     let scheduler = Scheduler::with(lifecycle.clone(), clock.clone());
     let service = BookingServer::new(grpc::BookingService {
         db: db.clone(),

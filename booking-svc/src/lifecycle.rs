@@ -31,11 +31,53 @@ pub struct Lifecycle {
     db: PgPool,
     /// Notified after each commit that wrote an event ([`platform::outbox::Relay::waker`]).
     relay: Arc<Notify>,
+    /// Pending requests one client may hold with one coach (`MAX_PENDING_BOOKINGS_PER_COACH`).
+    max_pending: u32,
 }
 
 impl Lifecycle {
-    pub fn new(db: PgPool, relay: Arc<Notify>) -> Self {
-        Self { db, relay }
+    pub fn new(db: PgPool, relay: Arc<Notify>, max_pending: u32) -> Self {
+        Self {
+            db,
+            relay,
+            max_pending,
+        }
+    }
+
+    /// Refuses a new pending request when the client already holds `max_pending` with the coach;
+    /// holds the pair's lock until `tx` ends, so concurrent requests cannot pass it together.
+    async fn check_pending(
+        &self,
+        tx: &mut PgConnection,
+        client_id: ClientId,
+        coach_id: CoachId,
+        now: DateTime<Utc>,
+    ) -> Result<(), Error> {
+        let pending = store::lock_pending_with_coach(tx, client_id, coach_id, now).await?;
+        if pending >= i64::from(self.max_pending) {
+            let max = self.max_pending;
+            let requests = if max == 1 { "request" } else { "requests" };
+            return Err(Error::Refused(format!(
+                "You already have {max} pending {requests} with this coach; wait for an answer or \
+                 cancel one."
+            )));
+        }
+        Ok(())
+    }
+
+    /// One insert of a pending booking, in a transaction with the pending check.
+    async fn try_create(
+        &self,
+        booking: &NewBooking<'_>,
+        requested: &platform::events::Envelope,
+        now: DateTime<Utc>,
+    ) -> Result<BookingRow, Error> {
+        let mut tx = self.db.begin().await?;
+        self.check_pending(&mut tx, booking.client_id, booking.coach_id, now)
+            .await?;
+        let row = store::insert_booking(&mut *tx, booking, requested).await?;
+        tx.commit().await?;
+        Ok(row)
     }
 
     /// Inserts a pending booking with its `booking_requested` event. When the slot (or an
@@ -48,7 +90,7 @@ impl Lifecycle {
         let mut caught_up = false;
         loop {
             attempts += 1;
-            match store::insert_booking(&self.db, booking, &requested).await {
+            match self.try_create(booking, &requested, now).await {
                 Ok(row) => {
                     self.relay.notify_one();
                     return Ok(row);
@@ -153,6 +195,7 @@ impl Lifecycle {
         // Cancelled first, so that a move to an overlapping time of the same coach is not refused
         // by the booking it replaces.
         store::set_status(&mut tx, old, Status::Cancelled, &cancellation, now).await?;
+        self.check_pending(&mut tx, client_id, new.coach_id, now).await?;
         let made = store::insert_booking(&mut *tx, new, &facts::requested(new)).await?;
         let cancelled = store::set_rescheduled_to(&mut tx, old, new.booking_id).await?;
         store::record_events(&mut tx, &[envelope_of(&cancelled)?]).await?;

@@ -447,6 +447,47 @@ pub async fn lock_due_of_coach_on(
     .await?)
 }
 
+/// Takes the (client, coach) pair's lock for the rest of the transaction and counts the client's
+/// pending requests with that coach (one whose expiry is due at `now` no longer counts). Two
+/// statements, so the count is read after the lock: two concurrent requests of one client with
+/// one coach are counted one after the other, never both against the same total.
+pub async fn lock_pending_with_coach(
+    tx: &mut PgConnection,
+    client_id: ClientId,
+    coach_id: CoachId,
+    now: DateTime<Utc>,
+) -> Result<i64, Error> {
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended('booking.pending:' || $1::text || ':' || $2::text, 0))")
+        .bind(client_id.0)
+        .bind(coach_id.0)
+        .execute(&mut *tx)
+        .await?;
+    Ok(sqlx::query_scalar::<_, i64>(
+        "select count(*) from booking.booking
+          where client_id = $1 and coach_id = $2 and status = 'pending' and expires_at > $3",
+    )
+    .bind(client_id.0)
+    .bind(coach_id.0)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+/// Whether a client has ever booked a coach (any status).
+pub async fn has_booked(
+    db: impl PgExecutor<'_>,
+    client_id: ClientId,
+    coach_id: CoachId,
+) -> Result<bool, Error> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "select exists (select 1 from booking.booking where client_id = $1 and coach_id = $2)",
+    )
+    .bind(client_id.0)
+    .bind(coach_id.0)
+    .fetch_one(db)
+    .await?)
+}
+
 /// Whether any booking of one coach on one date has a timed transition due at `now`.
 pub async fn any_due_of_coach_on(
     db: impl PgExecutor<'_>,

@@ -51,6 +51,12 @@ impl TestApp {
         Self::start(true, TICK).await
     }
 
+    /// As [`TestApp::spawn`], with at most `limit` pending requests of one client with one coach
+    /// (the other apps allow many: their tests book many slots with one client).
+    pub async fn spawn_with_pending_limit(limit: u32) -> TestApp {
+        Self::start_with(true, TICK, limit).await
+    }
+
     /// booking-svc alone, its COACHING_URL pointing at a port nobody listens on.
     pub async fn spawn_without_coaching() -> TestApp {
         Self::start(false, TICK).await
@@ -63,6 +69,10 @@ impl TestApp {
     }
 
     async fn start(with_coaching: bool, scheduler_interval: Duration) -> TestApp {
+        Self::start_with(with_coaching, scheduler_interval, MANY_PENDING).await
+    }
+
+    async fn start_with(with_coaching: bool, scheduler_interval: Duration, max_pending: u32) -> TestApp {
         let database_url = testing::fresh_database("booking").await;
         let redis_namespace = testing::namespace("t-booking");
         let redis_url = REDIS_URL.to_owned();
@@ -120,6 +130,7 @@ impl TestApp {
                 coaching_timeout: Duration::from_secs(15),
                 grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
                 scheduler_interval,
+                max_pending_bookings_per_coach: max_pending,
             },
             Arc::new(clock.clone()),
         )
@@ -528,6 +539,10 @@ pub fn at(rfc3339: &str) -> chrono::DateTime<Utc> {
 
 /// How often booking's own scheduler ticks in these tests.
 pub const TICK: Duration = Duration::from_millis(50);
+
+/// The pending-request limit of most test apps: high, since many tests book several slots of one
+/// coach with one client.
+const MANY_PENDING: u32 = 1000;
 
 /// A request carrying `user`'s bearer token.
 pub fn as_user<T>(user: &User, message: T) -> Request<T> {

@@ -11,6 +11,7 @@ mod lifecycle;
 mod list;
 mod migration;
 mod ops;
+mod pending_limit;
 mod policy;
 mod reschedule;
 mod reviews;

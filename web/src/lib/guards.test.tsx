@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { dashboardApi } from '@/testing/dashboards';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 
 describe('route guards', () => {
@@ -16,13 +17,16 @@ describe('route guards', () => {
   });
 
   it('shows a dashboard only to its own role', async () => {
-    const { router } = renderApp('/gym/dashboard', { user: 'gym' });
+    const { router } = renderApp('/gym/dashboard', { user: 'gym', api: dashboardApi('gym', makeUser().user_id) });
     expect(await screen.findByRole('heading', { name: 'Gym Dashboard' })).toBeInTheDocument();
     expect(currentPath(router)).toBe('/gym/dashboard');
   });
 
   it("bounces a client off the coach dashboard, via /login, to their own", async () => {
-    const { router } = renderApp('/coach/dashboard', { user: makeUser({ full_name: 'Casey Client' }) });
+    const { router } = renderApp('/coach/dashboard', {
+      user: makeUser({ full_name: 'Casey Client' }),
+      api: dashboardApi('client', makeUser().user_id),
+    });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Casey!' })).toBeInTheDocument();
     expect(currentPath(router)).toBe('/client/dashboard');
   });
@@ -33,7 +37,7 @@ describe('route guards', () => {
     ['gym', '/gym/dashboard'],
     ['client', '/client/dashboard'],
   ] as const)('redirects a signed-in %s visiting /login to %s', async (role, target) => {
-    const { router } = renderApp('/login', { user: role });
+    const { router } = renderApp('/login', { user: role, api: dashboardApi(role, makeUser().user_id) });
     await waitFor(() => expect(currentPath(router)).toBe(target));
   });
 

@@ -2,6 +2,9 @@
  * A tiny stand-in for the server at the api-client boundary (global fetch), for component tests
  * only. Routes are "METHOD /path" (path without /api and without the query string); a handler
  * returns `{ status, body }` or just a body (status 200).
+ *
+ * A call no route declares fails the test (after it, with the method and path): a test states
+ * every call the screen makes, so a new or misspelt request cannot hide behind a quiet 404.
  */
 import { vi } from 'vitest';
 
@@ -22,8 +25,24 @@ export interface RecordedCall {
 
 type Handler = (call: RecordedCall) => MockResponse | unknown | Promise<MockResponse | unknown>;
 
+const RESPONSE_KEYS = ['status', 'body', 'headers'];
+
+/** `{ status, body, headers }` (any of them) rather than a body: a booking's own `status` field
+ * does not make it one. */
 const isMockResponse = (value: unknown): value is MockResponse =>
-  typeof value === 'object' && value !== null && ('status' in value || 'body' in value);
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).length > 0 &&
+  Object.keys(value).every((key) => RESPONSE_KEYS.includes(key));
+
+const unexpected: string[] = [];
+
+/** The calls no route answered since the last check, and forget them; `setup-tests` fails a test
+ * that made any. */
+export function takeUnexpectedCalls(): string[] {
+  return unexpected.splice(0);
+}
 
 export function mockApi(routes: Record<string, Handler | MockResponse | unknown>) {
   const calls: RecordedCall[] = [];
@@ -38,6 +57,7 @@ export function mockApi(routes: Record<string, Handler | MockResponse | unknown>
 
     const route = routes[`${method} ${path}`];
     if (route === undefined) {
+      unexpected.push(`${method} ${path}`);
       return json(404, { detail: `No mock for ${method} ${path}` });
     }
     const result = typeof route === 'function' ? await (route as Handler)(call) : route;

@@ -22,7 +22,8 @@ export function makeUser(overrides: Partial<User> = {}): User {
 interface RenderAppOptions {
   /** Signs this user in: a stored token plus GET /auth/me answering with them. */
   user?: User | Role;
-  /** More mocked endpoints, as for `mockApi`. */
+  /** More mocked endpoints, as for `mockApi`: every call the screen makes beside the shell's
+   * (`/auth/me`, logout and the header bell's count and stream, declared here). */
   api?: Record<string, unknown>;
 }
 
@@ -32,6 +33,9 @@ export function renderApp(path: string, { user, api = {} }: RenderAppOptions = {
   const mocks = mockApi({
     ...(signedIn ? { 'GET /auth/me': signedIn } : {}),
     'POST /auth/logout': { status: 204 } satisfies MockResponse,
+    // The signed-in header's bell: no unread notifications and a live stream that ends at once.
+    'GET /notifications/unread-count': { count: 0 },
+    'GET /notifications/stream': { status: 204 } satisfies MockResponse,
     ...api,
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { currentPath, renderApp } from '@/testing/test-utils';
+import { dashboardApi } from '@/testing/dashboards';
+import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 
 describe('the landing page', () => {
   it('offers Login and Get Started to a signed-out visitor, both to /login', async () => {
@@ -46,13 +47,16 @@ describe('the landing page', () => {
   });
 
   it('sends a client from Dashboard to the client dashboard', async () => {
-    const { user, router } = renderApp('/', { user: 'client' });
+    const { user, router } = renderApp('/', { user: 'client', api: dashboardApi('client', makeUser().user_id) });
     await user.click(await screen.findByRole('link', { name: 'Dashboard' }));
     await waitFor(() => expect(currentPath(router)).toBe('/client/dashboard'));
   });
 
   it('logs out from a dashboard back to the signed-out landing page', async () => {
-    const { user, router, calls } = renderApp('/client/dashboard', { user: 'client' });
+    const { user, router, calls } = renderApp('/client/dashboard', {
+      user: 'client',
+      api: dashboardApi('client', makeUser().user_id),
+    });
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
     expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
     await waitFor(() => expect(currentPath(router)).toBe('/'));

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { adminDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { AdminStats, User, UserDetail } from '../api/types';
 
@@ -28,9 +29,8 @@ function detail(user: User, extra: Partial<UserDetail> = {}): UserDetail {
   return { ...user, total_bookings: 0, total_locations: 0, profile: null, ...extra };
 }
 
-function adminApi(extra: Record<string, unknown> = {}) {
-  return { 'GET /admin/stats': stats, 'GET /admin/users': users, 'GET /admin/audit': [], ...extra };
-}
+const adminApi = (extra: Record<string, unknown> = {}) =>
+  adminDashboardApi({ 'GET /admin/stats': stats, 'GET /admin/users': users, ...extra });
 
 const rows = () => within(screen.getByRole('table', { name: 'Users' })).getAllByRole('row').slice(1);
 
@@ -100,11 +100,10 @@ describe('the admin dashboard', () => {
   it('says when the statistics or the users cannot be loaded', async () => {
     renderApp('/admin/dashboard', {
       user: admin,
-      api: {
+      api: adminApi({
         'GET /admin/stats': { status: 403, body: {} },
         'GET /admin/users': { status: 403, body: {} },
-        'GET /admin/audit': [],
-      },
+      }),
     });
     expect((await screen.findAllByText('Failed to load statistics')).length).toBeGreaterThan(0);
     expect((await screen.findAllByText('Failed to load users')).length).toBeGreaterThan(0);

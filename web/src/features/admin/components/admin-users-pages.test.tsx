@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RecordedCall } from '@/testing/mock-api';
+import { adminDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { AdminStats, User } from '../api/types';
 
@@ -48,7 +49,7 @@ describe('the admin table once the platform has more users than a page', { timeo
   it('shows the first page, loads more on request and searches and filters on the server', async () => {
     const { user, calls } = renderApp('/admin/dashboard', {
       user: admin,
-      api: { 'GET /admin/stats': stats, 'GET /admin/users': usersServer, 'GET /admin/audit': [] },
+      api: adminDashboardApi({ 'GET /admin/stats': stats, 'GET /admin/users': usersServer }),
     });
     // The first render loads the dashboard's lazy chunk: on a busy machine, seconds.
     expect(await screen.findByText('Showing 50 of 120 users', undefined, { timeout: 30_000 })).toBeInTheDocument();

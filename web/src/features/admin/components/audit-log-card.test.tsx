@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { adminDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { AuditEntry } from '../api/get-audit';
 
@@ -36,14 +37,8 @@ const trail: AuditEntry[] = [
   entry({ audit_id: 'a-1', action: 'user_created', changes: [{ field: 'role', old: null, new: 'coach' }] }),
 ];
 
-function api(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /admin/stats': { total_users: 1, total_coaches: 0, total_gyms: 0, total_bookings: 0, activity: [] },
-    'GET /admin/users': [admin],
-    'GET /admin/audit': trail,
-    ...extra,
-  };
-}
+const api = (extra: Record<string, unknown> = {}) =>
+  adminDashboardApi({ 'GET /admin/users': [admin], 'GET /admin/audit': trail, ...extra });
 
 describe('the activity log card', () => {
   it('lists admin actions newest first with who, what and the fields changed, never a password', async () => {

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { adminDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { AdminReview } from '../api/get-admin-reviews';
 
@@ -26,14 +27,7 @@ function review(overrides: Partial<AdminReview> = {}): AdminReview {
 }
 
 /** The other admin cards' reads, so that only the reviews card is under test. */
-function api(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /admin/stats': { total_users: 1, total_coaches: 0, total_gyms: 0, total_bookings: 0, activity: [] },
-    'GET /admin/users': [admin],
-    'GET /admin/audit': [],
-    ...extra,
-  };
-}
+const api = (extra: Record<string, unknown> = {}) => adminDashboardApi({ 'GET /admin/users': [admin], ...extra });
 
 const items = (list: HTMLElement) => within(list).getAllByRole('listitem');
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Unbookable } from '@/features/booking/api/get-coach-calendar';
 import { calendarDay, coachLocation, coachProfile, slot } from '@/testing/fixtures';
 import type { RecordedCall } from '@/testing/mock-api';
+import { coachPageApi } from '@/testing/dashboards';
 import { currentPath, renderApp } from '@/testing/test-utils';
 
 /**
@@ -16,15 +17,16 @@ function expectRefused(button: HTMLElement, reason: string) {
   expect(button).toHaveAttribute('title', reason);
 }
 
-const detailApi = (extra: Record<string, unknown> = {}) => ({
-  'GET /coach/profile/coach-1': coachProfile(),
-  'GET /locations/coach/coach-1': [coachLocation()],
-  'GET /availability/coach/coach-1': [
-    slot({ slot_id: 'weekly', slot_type: 'recurring', day_of_week: 'Friday' }),
-    slot({ slot_id: 'once', slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-20', location_id: null, start_time: '08:00', end_time: '09:30' }),
-  ],
-  ...extra,
-});
+const detailApi = (extra: Record<string, unknown> = {}) =>
+  coachPageApi({
+    'GET /coach/profile/coach-1': coachProfile(),
+    'GET /locations/coach/coach-1': [coachLocation()],
+    'GET /availability/coach/coach-1': [
+      slot({ slot_id: 'weekly', slot_type: 'recurring', day_of_week: 'Friday' }),
+      slot({ slot_id: 'once', slot_type: 'one-time', day_of_week: null, specific_date: '2025-03-20', location_id: null, start_time: '08:00', end_time: '09:30' }),
+    ],
+    ...extra,
+  });
 
 describe('the coach detail page and booking dialog', () => {
   beforeEach(() => {
@@ -71,7 +73,18 @@ describe('the coach detail page and booking dialog', () => {
   });
 
   it('says when the coach cannot be loaded', async () => {
-    renderApp('/coach/nobody', { user: 'client', api: {} });
+    const missing = { status: 404, body: { detail: 'Coach not found' } };
+    renderApp('/coach/nobody', {
+      user: 'client',
+      api: coachPageApi(
+        {
+          'GET /coach/profile/nobody': missing,
+          'GET /locations/coach/nobody': missing,
+          'GET /availability/coach/nobody': missing,
+        },
+        'nobody',
+      ),
+    });
     expect(await screen.findByText('Failed to load coach details')).toBeInTheDocument();
   });
 
@@ -138,7 +151,10 @@ describe('the coach detail page and booking dialog', () => {
   });
 
   it('keeps the chosen day when it is clicked again, and books it', async () => {
-    const { user, calls } = renderApp('/coach/coach-1', { user: 'client', api: detailApi() });
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({ 'POST /bookings': { status: 201, body: { booking_id: 'b1' } } }),
+    });
     const [weekly] = await screen.findAllByTestId('slot');
     await user.click(within(weekly).getByRole('button', { name: 'Book This Slot' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Your Booking' });

@@ -1,22 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { coachDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import { DEFAULT_POLICY } from '../utils/booking-policy';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
-
-function coachApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /coach/profile/coach-1': { status: 404, body: { detail: 'Coach profile not found' } },
-    'GET /locations': [],
-    'GET /availability/coach/coach-1': [],
-    'GET /gym/locations': [],
-    'GET /coach/court-reservations': [],
-    'GET /bookings': [],
-    'GET /coach/policy': DEFAULT_POLICY,
-    ...extra,
-  };
-}
 
 async function policyCard() {
   const heading = await screen.findByRole('heading', { name: 'Booking policy' });
@@ -27,7 +15,7 @@ describe("the coach's Booking policy card", () => {
   it('shows the policy in friendly units', async () => {
     renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/policy': {
           min_notice_minutes: 120,
           max_advance_days: 60,
@@ -48,7 +36,7 @@ describe("the coach's Booking policy card", () => {
     let saved = DEFAULT_POLICY;
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/policy': () => saved,
         'PUT /coach/policy': ({ body }: { body: typeof DEFAULT_POLICY }) => {
           saved = body;
@@ -86,7 +74,7 @@ describe("the coach's Booking policy card", () => {
   });
 
   it('says which field is out of range before sending anything', async () => {
-    const { user, calls } = renderApp('/coach/dashboard', { user: coach, api: coachApi() });
+    const { user, calls } = renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi() });
     const card = await policyCard();
     await within(card).findByTestId('booking-policy');
     await user.click(within(card).getByRole('button', { name: 'Edit Policy' }));
@@ -103,7 +91,7 @@ describe("the coach's Booking policy card", () => {
   it("shows the server's refusal in the form", async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'PUT /coach/policy': { status: 400, body: { detail: 'min_notice_minutes must be at most 43200' } },
       }),
     });
@@ -119,7 +107,7 @@ describe("the coach's Booking policy card", () => {
     let fail = true;
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/policy': () => (fail ? { status: 503, body: { detail: 'Coaching is unavailable' } } : DEFAULT_POLICY),
       }),
     });

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { coachDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
 
@@ -34,24 +35,6 @@ function booking(overrides: Partial<Booking> = {}): Booking {
   };
 }
 
-function coachApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /coach/profile/coach-1': { status: 404, body: { detail: 'Coach profile not found' } },
-    'GET /locations': [],
-    'GET /availability/coach/coach-1': [],
-    'GET /gym/locations': [],
-    'GET /coach/court-reservations': [],
-    'GET /bookings': [],
-    'GET /coach/policy': {
-      min_notice_minutes: 0,
-      max_advance_days: 365,
-      response_window_minutes: 2880,
-      cancellation_window_minutes: 1440,
-    },
-    ...extra,
-  };
-}
-
 /** `count` completed bookings, b-0 to b-(count-1), with clients "Client 0" and on. */
 const completedBookings = (count: number) =>
   Array.from({ length: count }, (_, i) =>
@@ -76,14 +59,14 @@ async function clientBookings() {
 
 describe("the coach's Client Bookings", () => {
   it('says "No bookings yet" when there are none', async () => {
-    renderApp('/coach/dashboard', { user: coach, api: coachApi() });
+    renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi() });
     expect(await within(await clientBookings()).findByText('No bookings yet')).toBeInTheDocument();
   });
 
   it('offers Approve and Deny on pending, payment and Cancel session on confirmed, a red badge on denied', async () => {
     renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [
           booking({ booking_id: 'p' }),
           booking({ booking_id: 'c', status: 'confirmed', client_name: 'Dana Lee' }),
@@ -108,7 +91,7 @@ describe("the coach's Client Bookings", () => {
     let approved = false;
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': () => [booking({ status: approved ? 'confirmed' : 'pending' })],
         'PATCH /coach/bookings/b-1/approve': () => {
           approved = true;
@@ -127,7 +110,7 @@ describe("the coach's Client Bookings", () => {
   it('denies a pending booking', async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [booking()],
         'PATCH /coach/bookings/b-1/deny': { status: 200, body: booking({ status: 'denied' }) },
       }),
@@ -139,7 +122,7 @@ describe("the coach's Client Bookings", () => {
   it('says so when approving or denying fails', async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [booking()],
         'PATCH /coach/bookings/b-1/approve': { status: 500, body: {} },
         'PATCH /coach/bookings/b-1/deny': { status: 500, body: {} },
@@ -155,7 +138,7 @@ describe("the coach's Client Bookings", () => {
     const ended = { starts_at: '2025-03-14T22:00:00Z', ends_at: '2025-03-14T23:00:00Z' };
     renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [
           booking({ booking_id: 'e', status: 'expired' }),
           booking({ booking_id: 'd', status: 'completed', ...ended }),
@@ -186,7 +169,7 @@ describe("the coach's Client Bookings", () => {
     };
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': () => [booking({ status: marked ? 'no_show' : 'completed', ...ended })],
         'PATCH /coach/bookings/b-1/no-show': () => {
           marked = true;
@@ -205,7 +188,7 @@ describe("the coach's Client Bookings", () => {
     let cancelled = false;
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': () => [
           booking(
             cancelled
@@ -238,7 +221,7 @@ describe("the coach's Client Bookings", () => {
   it("shows the server's refusal when a session can no longer be cancelled", async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [booking({ status: 'confirmed' })],
         'PATCH /coach/bookings/b-1/cancel': { status: 409, body: { detail: 'This session has already started' } },
       }),
@@ -253,7 +236,7 @@ describe("the coach's Client Bookings", () => {
     const many = completedBookings(60);
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': paged(many),
       }),
     });
@@ -272,7 +255,7 @@ describe("the coach's Client Bookings", () => {
     const many = completedBookings(120);
     renderApp('/coach/dashboard?booking=b-77', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': paged(many),
       }),
     });

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { clientDashboardApi } from '@/testing/dashboards';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
 import type { ClientProfile } from '../api/get-client-profile';
@@ -56,15 +57,13 @@ function policy() {
   };
 }
 
-const noProfile = { status: 404, body: { detail: 'Client profile not found' } };
-
-function dashboardApi(extra: Record<string, unknown> = {}) {
-  return { 'GET /bookings': [], 'GET /client/profile/client-1': noProfile, ...extra };
-}
 
 describe('the client dashboard', () => {
   it('welcomes the client by first name, with the tiles and the empty states', async () => {
-    const { user, router } = renderApp('/client/dashboard', { user: client, api: dashboardApi() });
+    const { user, router } = renderApp('/client/dashboard', {
+      user: client,
+      api: clientDashboardApi({ 'GET /coaches': [] }),
+    });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Casey!' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Courtside home' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('link', { name: 'Find Coaches' })).toHaveAttribute('href', '/coaches');
@@ -87,7 +86,7 @@ describe('the client dashboard', () => {
   it('lists bookings with coach, date, times, place, status and payment', async () => {
     renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'GET /bookings': [
           booking({ booking_id: 'p', status: 'pending' }),
           booking({ booking_id: 'c', status: 'confirmed', coach_name: 'Leo Park', location_name: 'North Gym' }),
@@ -116,7 +115,7 @@ describe('the client dashboard', () => {
     let cancelled = false;
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'GET /bookings': () => [booking({ status: cancelled ? 'cancelled' : 'confirmed' })],
         'GET /coach/policy/coach-1': policy(),
         'PATCH /bookings/b-1/cancel': () => {
@@ -142,7 +141,7 @@ describe('the client dashboard', () => {
   it('keeps the booking when the client steps back', async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({ 'GET /bookings': [booking()] }),
+      api: clientDashboardApi({ 'GET /bookings': [booking()] }),
     });
     await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
@@ -156,7 +155,7 @@ describe('the client dashboard', () => {
     const soon = new Date(Date.now() + 3 * 3600_000);
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'GET /bookings': [
           booking({
             status: 'confirmed',
@@ -180,7 +179,7 @@ describe('the client dashboard', () => {
   it('says so when a booking cannot be cancelled, and stays open', async () => {
     const { user } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({ 'GET /bookings': [booking()], 'PATCH /bookings/b-1/cancel': { status: 500, body: {} } }),
+      api: clientDashboardApi({ 'GET /bookings': [booking()], 'PATCH /bookings/b-1/cancel': { status: 500, body: {} } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this booking?' });
@@ -192,7 +191,7 @@ describe('the client dashboard', () => {
   it('shows expired, completed, no-show and late-cancelled bookings distinctly, with no cancel', async () => {
     renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'GET /bookings': [
           booking({ booking_id: 'e', status: 'expired' }),
           booking({ booking_id: 'd', status: 'completed', starts_at: '2025-03-14T22:00:00Z', ends_at: '2025-03-14T23:00:00Z' }),
@@ -222,7 +221,7 @@ describe('the client dashboard', () => {
   it("names the place's zone when the client's browser keeps another", async () => {
     renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'GET /bookings': [booking({ time_zone: 'Asia/Tokyo', starts_at: '2099-03-14T08:00:00Z', ends_at: '2099-03-14T09:00:00Z' })],
       }),
     });
@@ -232,7 +231,7 @@ describe('the client dashboard', () => {
   it('shows the profile with its picture and "Not set" for empty fields', async () => {
     renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({ 'GET /client/profile/client-1': profile({ grade: null }) }),
+      api: clientDashboardApi({ 'GET /client/profile/client-1': profile({ grade: null }) }),
     });
     expect(await screen.findByRole('img', { name: 'Profile picture' })).toHaveAttribute('src', '/uploads/casey.png');
     expect(screen.getByText('15')).toBeInTheDocument();
@@ -244,7 +243,7 @@ describe('the client dashboard', () => {
   it('creates a profile with POST: age an integer, empty fields null, the uploaded picture', async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'POST /client/upload-profile-picture': { status: 201, body: { profile_picture_url: '/uploads/new.png' } },
         'POST /client/profile': { status: 201, body: profile() },
       }),
@@ -276,7 +275,7 @@ describe('the client dashboard', () => {
   it('updates an existing profile with PUT', async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({ 'GET /client/profile/client-1': profile(), 'PUT /client/profile': profile({ grade: '11th' }) }),
+      api: clientDashboardApi({ 'GET /client/profile/client-1': profile(), 'PUT /client/profile': profile({ grade: '11th' }) }),
     });
     await user.click(await screen.findByRole('button', { name: 'Edit Profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Profile' });
@@ -289,7 +288,7 @@ describe('the client dashboard', () => {
   });
 
   it('refuses a file that is not an image, and one of 5 MB and a byte, before uploading', async () => {
-    const { user, calls } = renderApp('/client/dashboard', { user: client, api: dashboardApi() });
+    const { user, calls } = renderApp('/client/dashboard', { user: client, api: clientDashboardApi() });
     await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Profile' });
     const input = within(dialog).getByLabelText('Profile Picture');
@@ -308,7 +307,7 @@ describe('the client dashboard', () => {
   it('says so when the upload or the save fails', async () => {
     const { user } = renderApp('/client/dashboard', {
       user: client,
-      api: dashboardApi({
+      api: clientDashboardApi({
         'POST /client/upload-profile-picture': { status: 502, body: {} },
         'POST /client/profile': { status: 500, body: {} },
       }),

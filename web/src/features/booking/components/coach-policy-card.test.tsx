@@ -1,18 +1,20 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { coachProfile } from '@/testing/fixtures';
+import { coachPageApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
 
-const coachPage = (api: Record<string, unknown> = {}) => ({
-  'GET /coach/profile/coach-1': coachProfile({ coach_id: 'coach-1', coach_name: 'Maya Thompson' }),
-  'GET /locations/coach/coach-1': [],
-  'GET /availability/coach/coach-1': [],
-  'GET /availability/coach/coach-1/calendar': [],
-  'GET /coach/coach-1/reviews': [],
-  ...api,
-});
+/** A coach with no places or slots; the server answers the default policy unless `api` says. */
+const coachPage = (api: Record<string, unknown> = {}) =>
+  coachPageApi({
+    'GET /coach/profile/coach-1': coachProfile({ coach_id: 'coach-1', coach_name: 'Maya Thompson' }),
+    'GET /locations/coach/coach-1': [],
+    'GET /availability/coach/coach-1': [],
+    'GET /availability/coach/coach-1/calendar': [],
+    ...api,
+  });
 
 describe("the coach's page", () => {
   it("shows the coach's booking policy before a slot is chosen", async () => {

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clientDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
+import { DEFAULT_POLICY } from '../utils/booking-policy';
 import type { Booking } from '../api/get-bookings';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
@@ -31,6 +33,10 @@ const booking: Booking = {
   review: null,
 };
 
+/** The client's dashboard with no profile; the coach's policy is the default one. */
+const rescheduleApi = (extra: Record<string, unknown>) =>
+  clientDashboardApi({ 'GET /coach/policy/coach-1': DEFAULT_POLICY, ...extra });
+
 const occurrence = (slotId: string, date: string, start: string, reason: string | null = null) => ({
   slot_id: slotId,
   date,
@@ -58,9 +64,8 @@ describe("the client's Reschedule", () => {
   it("moves a booking to a bookable date of any of the coach's slots and says where", async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: {
+      api: rescheduleApi({
         'GET /bookings': [booking],
-        'GET /client/profile/client-1': { status: 404, body: { detail: 'Client profile not found' } },
         'GET /availability/coach/coach-1/calendar': [
           occurrence('slot-1', '2025-03-14', '17:00'),
           occurrence('slot-1', '2025-03-21', '17:00', 'time_off'),
@@ -70,7 +75,7 @@ describe("the client's Reschedule", () => {
           status: 201,
           body: { ...booking, booking_id: 'b-2', booking_date: body.booking_date, rescheduled_from: 'b-1' },
         }),
-      },
+      }),
     });
     const item = await screen.findByTestId('booking');
     await user.click(within(item).getByRole('button', { name: 'Reschedule' }));
@@ -115,11 +120,10 @@ describe("the client's Reschedule", () => {
     vi.setSystemTime(new Date(2025, 2, 12, 18, 0)); // Wednesday 18:00 in Chicago: 23 hours ahead
     const { user } = renderApp('/client/dashboard', {
       user: client,
-      api: {
+      api: rescheduleApi({
         'GET /bookings': [soon],
-        'GET /client/profile/client-1': { status: 404, body: { detail: 'Client profile not found' } },
         'GET /availability/coach/coach-1/calendar': [occurrence('slot-2', '2025-03-22', '09:00')],
-      },
+      }),
     });
     await user.click(within(await screen.findByTestId('booking')).getByRole('button', { name: 'Reschedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reschedule' });
@@ -132,11 +136,10 @@ describe("the client's Reschedule", () => {
     const pending = { ...booking, status: 'pending', free_cancellation_until: '2025-03-12T12:00:00Z' };
     const { user } = renderApp('/client/dashboard', {
       user: client,
-      api: {
+      api: rescheduleApi({
         'GET /bookings': [pending],
-        'GET /client/profile/client-1': { status: 404, body: { detail: 'Client profile not found' } },
         'GET /availability/coach/coach-1/calendar': [occurrence('slot-2', '2025-03-22', '09:00')],
-      },
+      }),
     });
     await user.click(within(await screen.findByTestId('booking')).getByRole('button', { name: 'Reschedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reschedule' });
@@ -147,16 +150,15 @@ describe("the client's Reschedule", () => {
   it('opens on the first month with a date to move to, and reads each month turned to', async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: {
+      api: rescheduleApi({
         'GET /bookings': [booking],
-        'GET /client/profile/client-1': { status: 404, body: { detail: 'Client profile not found' } },
         'GET /availability/coach/coach-1/calendar': ({ query }: { query: URLSearchParams }) =>
           query.get('from') === '2025-03-01'
             ? [occurrence('slot-1', '2025-03-14', '17:00'), occurrence('slot-1', '2025-03-21', '17:00', 'booked')]
             : query.get('from') === '2025-04-01'
               ? [occurrence('slot-1', '2025-04-04', '17:00', 'time_off'), occurrence('slot-1', '2025-04-11', '17:00')]
               : [occurrence('slot-1', '2025-05-02', '17:00')],
-      },
+      }),
     });
     await user.click(within(await screen.findByTestId('booking')).getByRole('button', { name: 'Reschedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reschedule' });
@@ -180,12 +182,11 @@ describe("the client's Reschedule", () => {
   it("shows the server's refusal and keeps the dialog open", async () => {
     const { user } = renderApp('/client/dashboard', {
       user: client,
-      api: {
+      api: rescheduleApi({
         'GET /bookings': [booking],
-        'GET /client/profile/client-1': { status: 404, body: { detail: 'Client profile not found' } },
         'GET /availability/coach/coach-1/calendar': [occurrence('slot-2', '2025-03-22', '09:00')],
         'POST /bookings/b-1/reschedule': { status: 409, body: { detail: 'This slot is already booked for that date.' } },
-      },
+      }),
     });
     await user.click(within(await screen.findByTestId('booking')).getByRole('button', { name: 'Reschedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reschedule' });

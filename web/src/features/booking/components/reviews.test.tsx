@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { coachProfile } from '@/testing/fixtures';
+import { coachDashboardApi, coachPageApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
 import type { Review } from '../api/post-review';
@@ -128,12 +129,13 @@ describe("a coach's reviews", () => {
     rating_count: 2,
     rating_distribution: [0, 0, 0, 1, 1],
   });
-  const detailApi = (extra: Record<string, unknown> = {}) => ({
-    'GET /coach/profile/coach-1': profileWithRatings,
-    'GET /locations/coach/coach-1': [],
-    'GET /availability/coach/coach-1': [],
-    ...extra,
-  });
+  const detailApi = (extra: Record<string, unknown> = {}) =>
+    coachPageApi({
+      'GET /coach/profile/coach-1': profileWithRatings,
+      'GET /locations/coach/coach-1': [],
+      'GET /availability/coach/coach-1': [],
+      ...extra,
+    });
 
   it('shows the average, the distribution, replies and loads more on the coach page', async () => {
     const { user } = renderApp('/coach/coach-1', {
@@ -165,11 +167,11 @@ describe("a coach's reviews", () => {
     const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: {
+      api: coachDashboardApi({
         'GET /coach/profile/coach-1': profileWithRatings,
         'GET /coach/coach-1/reviews': [review()],
         'POST /coach/reviews/r-1/reply': review({ reply: 'See you next week' }),
-      },
+      }),
     });
     const item = await screen.findByTestId('review');
     await user.click(within(item).getByRole('button', { name: 'Reply' }));

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { coachDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
-import { DEFAULT_POLICY } from '../utils/booking-policy';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
@@ -33,20 +33,6 @@ const booking = (overrides: Partial<Booking>): Booking => ({
   ...overrides,
 });
 
-function coachApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /coach/profile/coach-1': { status: 404, body: { detail: 'Coach profile not found' } },
-    'GET /locations': [],
-    'GET /availability/coach/coach-1': [],
-    'GET /gym/locations': [],
-    'GET /coach/court-reservations': [],
-    'GET /bookings': [],
-    'GET /coach/policy': DEFAULT_POLICY,
-    'GET /coach/exceptions': [],
-    ...extra,
-  };
-}
-
 async function timeOffCard() {
   const heading = await screen.findByRole('heading', { name: 'Time off' });
   return heading.closest('[aria-labelledby="time-off-title"]') as HTMLElement;
@@ -57,7 +43,7 @@ describe("the coach's Time off card", () => {
     let saved: unknown[] = [];
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/exceptions': () => saved,
         'POST /coach/exceptions': ({ body }: { body: Record<string, string> }) => {
           const made = { exception_id: 'x-1', ...body, conflicts: [] };
@@ -86,7 +72,7 @@ describe("the coach's Time off card", () => {
     const pending = booking({ booking_id: 'b-2', status: 'pending', client_name: 'Sam Park', booking_date: '2099-07-03' });
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /bookings': [confirmed, pending],
         'GET /coach/exceptions': [
           { exception_id: 'x-1', start_date: '2099-07-01', end_date: '2099-07-03', reason: 'Tournament', conflicts: ['b-1', 'b-2'] },
@@ -111,7 +97,7 @@ describe("the coach's Time off card", () => {
     let saved = [{ exception_id: 'x-1', start_date: '2099-07-01', end_date: '2099-07-01', reason: null, conflicts: [] }];
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/exceptions': () => saved,
         'DELETE /coach/exceptions/x-1': () => {
           saved = [];

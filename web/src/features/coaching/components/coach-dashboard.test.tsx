@@ -1,18 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { coachLocation, coachProfile, slot } from '@/testing/fixtures';
+import { coachDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
-
-function dashboardApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /coach/profile/coach-1': { status: 404, body: { detail: 'Coach profile not found' } },
-    'GET /locations': [],
-    'GET /availability/coach/coach-1': [],
-    ...extra,
-  };
-}
 
 describe('the coach dashboard', () => {
   beforeEach(() => {
@@ -25,7 +17,7 @@ describe('the coach dashboard', () => {
   });
 
   it('shows the header with the coach name and every empty state', async () => {
-    renderApp('/coach/dashboard', { user: coach, api: dashboardApi() });
+    renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi() });
     expect(await screen.findByRole('heading', { name: 'Coach Dashboard' })).toBeInTheDocument();
     expect(screen.getByText('Maya Thompson')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
@@ -41,7 +33,7 @@ describe('the coach dashboard', () => {
     vi.stubEnv('TZ', 'America/Denver');
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({ 'POST /coach/profile': { status: 201, body: coachProfile() } }),
+      api: coachDashboardApi({ 'POST /coach/profile': { status: 201, body: coachProfile() } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Profile' });
@@ -63,7 +55,7 @@ describe('the coach dashboard', () => {
   it('shows an existing profile and updates it with PUT', async () => {
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({
+      api: coachDashboardApi({
         'GET /coach/profile/coach-1': coachProfile({ hourly_rate: 80, years_experience: 11 }),
         'PUT /coach/profile': coachProfile(),
       }),
@@ -87,7 +79,7 @@ describe('the coach dashboard', () => {
   it("shows the server's reason when the profile cannot be saved", async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({ 'POST /coach/profile': { status: 400, body: { detail: 'hourly_rate must be positive' } } }),
+      api: coachDashboardApi({ 'POST /coach/profile': { status: 400, body: { detail: 'hourly_rate must be positive' } } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Create Profile' }));
     await user.click(await screen.findByRole('button', { name: 'Save Profile' }));
@@ -97,7 +89,7 @@ describe('the coach dashboard', () => {
   it('adds a location, with empty coordinates sent as null', async () => {
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({ 'POST /locations': { status: 201, body: coachLocation() } }),
+      api: coachDashboardApi({ 'POST /locations': { status: 201, body: coachLocation() } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Add Location' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Location' });
@@ -135,7 +127,7 @@ describe('the coach dashboard', () => {
   it('adds a recurring slot on Monday by default at a chosen location', async () => {
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({ 'GET /locations': [coachLocation()], 'POST /availability': { status: 201, body: slot() } }),
+      api: coachDashboardApi({ 'GET /locations': [coachLocation()], 'POST /availability': { status: 201, body: slot() } }),
     });
     await screen.findByText('Eastside Rec');
     await user.click(screen.getByRole('button', { name: 'Add Availability' }));
@@ -159,7 +151,7 @@ describe('the coach dashboard', () => {
   it('adds a one-time slot on a date, without a location', async () => {
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({ 'POST /availability': { status: 400, body: {} } }),
+      api: coachDashboardApi({ 'POST /availability': { status: 400, body: {} } }),
     });
     await user.click(await screen.findByRole('button', { name: 'Add Availability' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Availability' });
@@ -188,7 +180,7 @@ describe('the coach dashboard', () => {
     let deleted = false;
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({
+      api: coachDashboardApi({
         'GET /locations': [coachLocation()],
         'GET /availability/coach/coach-1': () => (deleted ? slots.slice(1) : slots),
         'DELETE /availability/fri': () => {
@@ -216,7 +208,7 @@ describe('the coach dashboard', () => {
   it('keeps the slot and says so when deleting fails', async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: dashboardApi({
+      api: coachDashboardApi({
         'GET /availability/coach/coach-1': [slot()],
         'DELETE /availability/slot-1': { status: 500 },
       }),

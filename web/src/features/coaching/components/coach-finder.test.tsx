@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { coachListing } from '@/testing/fixtures';
+import { coachListing, coachProfile } from '@/testing/fixtures';
+import { coachPageApi } from '@/testing/dashboards';
 import { currentPath, renderApp } from '@/testing/test-utils';
 
 const maya = coachListing({
@@ -34,7 +35,15 @@ describe('the coaches page', () => {
   });
 
   it('opens a coach profile from the card or View Profile', async () => {
-    const { user, router } = renderApp('/coaches', { user: 'client', api: base });
+    const leoPage = coachPageApi(
+      {
+        'GET /coach/profile/leo': coachProfile({ coach_id: 'leo', coach_name: 'Leo Park' }),
+        'GET /locations/coach/leo': [],
+        'GET /availability/coach/leo': [],
+      },
+      'leo',
+    );
+    const { user, router } = renderApp('/coaches', { user: 'client', api: { ...base, ...leoPage } });
     const card = (await screen.findByRole('heading', { name: 'Leo Park' })).closest('[data-testid="coach-card"]') as HTMLElement;
     expect(within(card).getByRole('link', { name: 'View Profile' })).toHaveAttribute('href', '/coach/leo');
     await user.click(within(card).getByText('Denver, CO'));

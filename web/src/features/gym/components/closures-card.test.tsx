@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { gymDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 
 const gym = makeUser({ user_id: 'gym-1', role: 'gym', full_name: 'Hoops Arena' });
@@ -17,17 +18,13 @@ const location = {
   time_zone: 'America/Chicago',
 };
 
-function gymApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /gym/profile/gym-1': { status: 404, body: { detail: 'Gym profile not found' } },
+const gymApi = (extra: Record<string, unknown> = {}) =>
+  gymDashboardApi({
     'GET /gym/locations': [location],
     'GET /gym/locations/loc-1/courts': [],
-    'GET /gym/court-availability': [],
-    'GET /gym/pending-reservations': [],
     'GET /gym/locations/loc-1/closures': [],
     ...extra,
-  };
-}
+  });
 
 describe("the gym's Closures card", () => {
   it('closes a location for some dates, says how many requests it declined, and reopens it', async () => {

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { zonedInstant } from '@/lib/zoned-time';
+import { coachDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Court, CourtAvailability, CourtReservation, GymLocation } from '../api/types';
-
 
 /** starts_at and ends_at from the date and times on Chicago's wall clock, unless given. */
 function instants(o: { date?: string; start_time?: string; end_time?: string; starts_at?: string; ends_at?: string }) {
@@ -78,18 +78,6 @@ const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservatio
   ...instants(overrides),
 });
 
-function coachApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /coach/profile/coach-1': { status: 404, body: { detail: 'Coach profile not found' } },
-    'GET /locations': [],
-    'GET /availability/coach/coach-1': [],
-    'GET /bookings': [],
-    'GET /gym/locations': [],
-    'GET /coach/court-reservations': [],
-    ...extra,
-  };
-}
-
 describe("the coach's gym cards", () => {
   beforeEach(() => {
     vi.stubEnv('TZ', 'America/Chicago'); // the gyms' zone: times read bare
@@ -99,13 +87,13 @@ describe("the coach's gym cards", () => {
   });
 
   it('shows both empty states', async () => {
-    renderApp('/coach/dashboard', { user: coach, api: coachApi() });
+    renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi() });
     expect(await screen.findByText('No gym locations available yet.')).toBeInTheDocument();
     expect(await screen.findByText('No court reservations yet.')).toBeInTheDocument();
   });
 
   it('counts locations and matches, searching gym, city, state and name case-insensitively', async () => {
-    const { user } = renderApp('/coach/dashboard', { user: coach, api: coachApi({ 'GET /gym/locations': locations }) });
+    const { user } = renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi({ 'GET /gym/locations': locations }) });
     const counts = await screen.findByTestId('gym-location-counts');
     expect(counts).toHaveTextContent('3 gym locations available');
     const search = screen.getByRole('textbox', { name: 'Search gym locations' });
@@ -132,7 +120,7 @@ describe("the coach's gym cards", () => {
   });
 
   it('says when nothing matches', async () => {
-    const { user } = renderApp('/coach/dashboard', { user: coach, api: coachApi({ 'GET /gym/locations': locations }) });
+    const { user } = renderApp('/coach/dashboard', { user: coach, api: coachDashboardApi({ 'GET /gym/locations': locations }) });
     await user.type(await screen.findByRole('textbox', { name: 'Search gym locations' }), 'nowhere{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Gym Locations' });
     expect(within(dialog).getByText('No locations found matching your search.')).toBeInTheDocument();
@@ -142,7 +130,7 @@ describe("the coach's gym cards", () => {
     let mine: CourtReservation[] = [];
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /gym/locations': locations,
         'GET /gym/locations/loc-1/courts': [court(), court({ court_id: 'court-2', court_name: 'Court B', court_type: 'multi-purpose' })],
         'GET /gym/locations/loc-1/availability': [open(), open({ availability_id: 'av-2', start_time: '11:00', end_time: '12:00' })],
@@ -184,7 +172,7 @@ describe("the coach's gym cards", () => {
   it("shows the server's reason when a request is refused, and a courtless location", async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /gym/locations': locations,
         'GET /gym/locations/loc-1/courts': [],
         'GET /gym/locations/loc-1/availability': [open()],
@@ -203,7 +191,7 @@ describe("the coach's gym cards", () => {
     let cancelled = false;
     const { user, calls } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/court-reservations': () => [
           reservation({ status: cancelled ? 'cancelled' : 'pending' }),
           reservation({ reservation_id: 'r-2', status: 'approved', date: '2030-03-14' }),
@@ -240,7 +228,7 @@ describe("the coach's gym cards", () => {
   it("says so when cancelling fails, with the server's reason when it gives one", async () => {
     const { user } = renderApp('/coach/dashboard', {
       user: coach,
-      api: coachApi({
+      api: coachDashboardApi({
         'GET /coach/court-reservations': [reservation()],
         'DELETE /coach/court-reservations/r-1': { status: 500, body: {} },
       }),

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { zonedInstant } from '@/lib/zoned-time';
+import { gymDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Court, CourtAvailability, CourtReservation, GymLocation, GymProfile } from '../api/types';
 
@@ -74,15 +75,9 @@ const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservatio
 
 const profile: GymProfile = { gym_id: 'gym-1', gym_name: 'Downtown Athletic', description: 'Six courts.', phone: '555-0100' };
 
-function gymApi(extra: Record<string, unknown> = {}) {
-  return {
-    'GET /gym/profile/gym-1': { status: 404, body: { detail: 'Gym profile not found' } },
-    'GET /gym/locations': [],
-    'GET /gym/court-availability': [],
-    'GET /gym/pending-reservations': [],
-    ...extra,
-  };
-}
+/** The empty dashboard; Main Hall (loc-1), where a test lists it, has no closures. */
+const gymApi = (extra: Record<string, unknown> = {}) =>
+  gymDashboardApi({ 'GET /gym/locations/loc-1/closures': [], ...extra });
 
 describe('the gym dashboard', () => {
   beforeEach(() => {

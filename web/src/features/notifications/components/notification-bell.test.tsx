@@ -49,7 +49,12 @@ function Bookings() {
 
 function renderBell(api: Record<string, unknown>, stream = controllableStream()) {
   localStorage.setItem('token', 'test-token');
-  const mocks = mockApi({ 'GET /auth/me': makeUser({ role: 'coach' }), ...api });
+  const mocks = mockApi({
+    'GET /auth/me': makeUser({ role: 'coach' }),
+    'GET /bookings': [],
+    'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true },
+    ...api,
+  });
   const mockedFetch = mocks.fetchMock;
   vi.stubGlobal(
     'fetch',

@@ -396,11 +396,8 @@ redis_is_local() {
   [[ "$host" == 127.0.0.1 || "$host" == localhost ]]
 }
 
-redis_answers() {
-  local host port
-  read -r host port < <(redis_host_port)
-  [[ "$(redis-cli -h "$host" -p "$port" ping 2>/dev/null)" == PONG ]]
-}
+# redis_answers: PONG to the credentials REDIS_URL carries, if any.
+redis_answers() { [[ "$(redis_admin ping 2>/dev/null)" == PONG ]]; }
 
 ensure_redis() {
   redis_answers && return 0

@@ -44,6 +44,9 @@ pub struct Outreach {
     pub mail_from: String,
     /// The longest pause between two attempts at one email while the server is away.
     pub mail_retry_max: Duration,
+    /// The most password-reset letters one account gets in an hour
+    /// (`RESET_LETTERS_PER_EMAIL_PER_HOUR`); further requests still answer 202 and mail nothing.
+    pub reset_letters_per_hour: u32,
 }
 
 impl Default for Outreach {
@@ -54,6 +57,7 @@ impl Default for Outreach {
             smtp_url: None,
             mail_from: "Courtside <no-reply@courtside.local>".into(),
             mail_retry_max: Duration::from_secs(60),
+            reset_letters_per_hour: 3,
         }
     }
 }
@@ -119,6 +123,10 @@ impl Config {
                 smtp_url: env.optional("SMTP_URL"),
                 mail_from: env.or("MAIL_FROM", &defaults.mail_from),
                 mail_retry_max: defaults.mail_retry_max,
+                reset_letters_per_hour: env.parsed(
+                    "RESET_LETTERS_PER_EMAIL_PER_HOUR",
+                    defaults.reset_letters_per_hour,
+                ),
             },
         };
         env.finish()?;

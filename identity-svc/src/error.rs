@@ -15,6 +15,10 @@ pub enum Error {
     Unauthenticated(String),
     #[error("{0}")]
     Forbidden(String),
+    /// Something the answer depends on could not be done just now (the change itself was kept):
+    /// the caller should try again.
+    #[error("{0}")]
+    Unavailable(String),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -29,6 +33,7 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Unauthenticated(m) => Status::unauthenticated(m),
             Error::Forbidden(m) => Status::permission_denied(m),
+            Error::Unavailable(m) => Status::unavailable(m),
             Error::Database(e) => platform::database::status(&e, "identity"),
             Error::Other(e) => platform::status::internal(e),
         }

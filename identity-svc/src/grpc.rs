@@ -227,14 +227,21 @@ impl IdentityService {
     }
 
     /// Ends sessions of `caller` (each one's token stops working at once, as a logout's does).
+    /// Every revocation is recorded before any is published; one that cannot be published fails
+    /// the call (UNAVAILABLE), the others still go out.
     async fn end_sessions(&self, sessions: &[store::SessionRow]) -> Result<(), Error> {
         for session in sessions {
             store::revoke_token(&self.db, session.jti, session.expires_at).await?;
-            self.revocations
+        }
+        let mut published = Ok(());
+        for session in sessions {
+            let result = self
+                .revocations
                 .token_revoked(session.jti, session.expires_at.timestamp())
                 .await;
+            published = published.and(result);
         }
-        Ok(())
+        published
     }
 
     /// Creates a user after validating every field; `allowed` is the set of roles the caller may
@@ -254,7 +261,7 @@ impl IdentityService {
         } = account;
         domain::require_account_fields(email, password, full_name)?;
         let email = Email::parse(email)?;
-        let password = NewPassword::parse(password)?;
+        let password = NewPassword::parse(password, &[email.as_str(), full_name])?;
         let full_name = FullName::parse(full_name)?;
         let phone = Phone::parse(phone)?;
         let role = parse_role(role)?;
@@ -371,7 +378,7 @@ impl Identity for IdentityService {
         let caller = auth::caller(&request)?;
         let expires_at = chrono::DateTime::from_timestamp(caller.exp, 0).unwrap_or_else(chrono::Utc::now);
         store::revoke_token(&self.db, caller.jti, expires_at).await?;
-        self.revocations.token_revoked(caller.jti, caller.exp).await;
+        self.revocations.token_revoked(caller.jti, caller.exp).await?;
         Ok(Response::new(pb::LogoutResponse {}))
     }
 
@@ -630,13 +637,14 @@ impl Identity for IdentityService {
         tx.commit().await.map_err(Error::from)?;
         self.reach.announce(&rows).await;
 
-        if plan.bump_token_version {
-            self.revocations
-                .token_version_changed(user_id, user.token_version)
-                .await;
-        }
         if !plan.events.is_empty() {
             self.outbox_wake.notify_one();
+        }
+        // A retry of a change whose publishing failed changes nothing more, but publishes again.
+        if plan.bump_token_version || changes.role.is_some() {
+            self.revocations
+                .token_version_changed(user_id, user.token_version)
+                .await?;
         }
         Ok(Response::new(pb::UpdateUserResponse {
             user: Some(user.into()),
@@ -669,8 +677,8 @@ impl Identity for IdentityService {
             .map_err(Error::from)?;
         tx.commit().await.map_err(Error::from)?;
 
-        self.revocations.user_deleted(user_id).await;
         self.outbox_wake.notify_one();
+        self.revocations.user_deleted(user_id).await?;
         Ok(Response::new(pb::DeleteUserResponse {}))
     }
 
@@ -860,13 +868,15 @@ impl Identity for IdentityService {
         request: Request<pb::ResetPasswordRequest>,
     ) -> Result<Response<pb::ResetPasswordResponse>, Status> {
         let r = request.into_inner();
-        let password = reset::check_password(&r.password)?;
+        // The token first: a wrong one never costs a hash.
+        let owner = reset::token_owner(&self.db, &r.token).await?;
+        let password = reset::check_password(&r.password, &owner)?;
         let hash = self.hasher.hash(password.expose()).await.map_err(Error::from)?;
         let (user, rows) = reset::reset(&self.db, &r.token, &hash.0, &self.reach.public_url).await?;
+        self.reach.announce(&rows).await;
         self.revocations
             .token_version_changed(user.user_id, user.token_version)
-            .await;
-        self.reach.announce(&rows).await;
+            .await?;
         Ok(Response::new(pb::ResetPasswordResponse { email: user.email }))
     }
 

@@ -46,8 +46,10 @@ pub use config::{AdminSeed, Config, Outreach};
 pub type Server = Host<IdentityServer<grpc::IdentityService>>;
 
 /// How long the relay waits for Redis per operation (RPCs wait at most
-/// [`revocation::WRITE_LIMIT`]).
+/// [`revocation::WRITE_LIMIT`] to publish a revocation).
 const RELAY_REDIS_LIMIT: Duration = Duration::from_secs(1);
+/// How long live notifications and change stamps wait for Redis (best effort).
+const REACH_REDIS_LIMIT: Duration = Duration::from_millis(100);
 
 const POOL: Pool = Pool {
     max_connections: 16,
@@ -74,14 +76,17 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         platform::events::stream_key(&config.redis_namespace),
         store::OUTBOX,
     );
-    let link = RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?;
+    let link = RedisLink::new(&config.redis_url, REACH_REDIS_LIMIT).context("REDIS_URL")?;
     let reach = inbox::Reach::new(link.clone(), &config.redis_namespace, &config.outreach.public_url);
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
     let service = grpc::IdentityService {
         db: db.clone(),
         hasher: domain::Hasher::start(num_cpus()).await?,
         signer,
-        revocations: revocation::Revocations::new(link.clone(), config.redis_namespace.clone()),
+        revocations: revocation::Revocations::new(
+            RedisLink::new(&config.redis_url, revocation::WRITE_LIMIT).context("REDIS_URL")?,
+            config.redis_namespace.clone(),
+        ),
         outbox_wake: relay.waker(),
         reach: reach.clone(),
     };
@@ -95,6 +100,7 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         public_url: reach.public_url.clone(),
         wake: reach.reset_wake.clone(),
         mail_wake: reach.mail_wake.clone(),
+        letters_per_hour: config.outreach.reset_letters_per_hour,
     };
     let reminder_interval = config.outreach.reminder_interval;
     let sender = match &config.outreach.smtp_url {
@@ -195,6 +201,11 @@ async fn seed_admin(service: &grpc::IdentityService, admin: &AdminSeed) -> anyho
         }
         // Another replica created it first.
         Err(error::Error::Conflict(_)) => Ok(()),
+        // A weak ADMIN_PASSWORD is refused as any other account's: the service does not start.
+        Err(error::Error::Invalid(why)) => Err(anyhow::anyhow!(
+            "ADMIN_PASSWORD (or ADMIN_EMAIL, ADMIN_NAME) is refused for the first admin: {why} \
+             Unset ADMIN_PASSWORD to have deploy/up.sh or compose generate a strong one."
+        )),
         Err(e) => Err(anyhow::anyhow!("creating the first admin: {e}")),
     }
 }

@@ -1,7 +1,8 @@
 //! Email: every letter identity sends (a notification's, a password-reset link) is rendered from
 //! the templates in `identity-svc/templates/` (plain text and HTML) and written to the mail outbox
 //! (`identity.mail`) in the transaction that makes it; [`crate::sender`] delivers the outbox over
-//! SMTP. Links are built from `PUBLIC_URL`.
+//! SMTP and empties a letter's body once the server took it, so no link (a reset link above all)
+//! stays at rest. Links are built from `PUBLIC_URL`.
 
 use chrono::{DateTime, Utc};
 use icalendar::{Calendar, Component, EventLike, EventStatus, Property};
@@ -27,6 +28,8 @@ pub struct Letter {
     pub html: String,
     /// An iCalendar attachment.
     pub ics: Option<String>,
+    /// The account a password-reset letter is for (its hourly limit counts these).
+    pub reset_for: Option<Uuid>,
 }
 
 /// Escapes text for HTML (element content and quoted attribute values).
@@ -73,8 +76,8 @@ pub fn render(template: &str, values: &[(&str, &str)], html: bool) -> String {
     out
 }
 
-/// The letter with a password-reset `link` for `name` at `to`.
-pub fn reset_letter(to: &str, name: &str, link: &str) -> Letter {
+/// The letter with a password-reset `link` for `name` at `to`, the account `user_id`.
+pub fn reset_letter(to: &str, name: &str, link: &str, user_id: Uuid) -> Letter {
     let values = [("name", name), ("link", link)];
     Letter {
         mail_id: Uuid::new_v4(),
@@ -83,6 +86,7 @@ pub fn reset_letter(to: &str, name: &str, link: &str) -> Letter {
         text: render(RESET_TXT, &values, false),
         html: render(RESET_HTML, &values, true),
         ics: None,
+        reset_for: Some(user_id),
     }
 }
 
@@ -110,6 +114,7 @@ pub fn notification_letter(
         text: render(NOTIFICATION_TXT, &values, false),
         html: render(NOTIFICATION_HTML, &values, true),
         ics,
+        reset_for: None,
     }
 }
 
@@ -165,9 +170,11 @@ pub async fn enqueue(tx: &mut PgConnection, letters: &[Letter]) -> Result<(), Er
     let texts: Vec<&str> = letters.iter().map(|l| l.text.as_str()).collect();
     let htmls: Vec<&str> = letters.iter().map(|l| l.html.as_str()).collect();
     let ics: Vec<Option<&str>> = letters.iter().map(|l| l.ics.as_deref()).collect();
+    let reset_for: Vec<Option<Uuid>> = letters.iter().map(|l| l.reset_for).collect();
     sqlx::query(
-        "insert into identity.mail (mail_id, to_address, subject, text_body, html_body, ics)
-         select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+        "insert into identity.mail (mail_id, to_address, subject, text_body, html_body, ics, reset_for)
+         select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                              $7::uuid[])
          on conflict (mail_id) do nothing",
     )
     .bind(&ids)
@@ -176,6 +183,7 @@ pub async fn enqueue(tx: &mut PgConnection, letters: &[Letter]) -> Result<(), Er
     .bind(&texts)
     .bind(&htmls)
     .bind(&ics)
+    .bind(&reset_for)
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -206,9 +214,14 @@ mod tests {
 
     #[test]
     fn a_reset_letter_carries_the_link_in_both_parts() {
-        let letter = reset_letter("a@x.test", "Ann", "https://x.test/reset-password?token=abc");
-        assert!(letter.text.contains("https://x.test/reset-password?token=abc"));
-        assert!(letter.html.contains("https://x.test/reset-password?token=abc"));
+        let letter = reset_letter(
+            "a@x.test",
+            "Ann",
+            "https://x.test/reset-password#token=abc",
+            Uuid::nil(),
+        );
+        assert!(letter.text.contains("https://x.test/reset-password#token=abc"));
+        assert!(letter.html.contains("https://x.test/reset-password#token=abc"));
         assert_eq!(letter.subject, "Reset your Courtside password");
     }
 }

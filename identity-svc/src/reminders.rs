@@ -4,7 +4,8 @@
 //! to lose. Every replica ticks; a tick claims what is due with `for update skip locked`, so
 //! replicas share the rows and a reminder is sent once, late if every replica was down at its
 //! time. "Now" comes from an injected clock, which tests move instead of sleeping, as booking-svc's
-//! scheduler does.
+//! scheduler does. The same tick purges what password reset no longer needs
+//! ([`crate::reset::purge_expired`]).
 
 use std::{future::Future, time::Duration};
 
@@ -22,9 +23,14 @@ pub struct Reminders {
 }
 
 impl Reminders {
-    /// Sends what is due now; returns how many notifications were written.
+    /// Sends what is due now and purges expired reset tokens, requests and letters; returns how
+    /// many notifications were written.
     pub async fn run_due(&self) -> anyhow::Result<usize> {
-        let rows = inbox::send_due_reminders(&self.db, self.clock.now(), &self.reach.public_url).await?;
+        let now = self.clock.now();
+        if let Err(error) = crate::reset::purge_expired(&self.db, now).await {
+            tracing::warn!(%error, "expired reset tokens not purged; retrying next tick");
+        }
+        let rows = inbox::send_due_reminders(&self.db, now, &self.reach.public_url).await?;
         self.reach.announce(&rows).await;
         Ok(rows.len())
     }

@@ -5,9 +5,11 @@
 //!   for a day; a token whose `ver` differs is refused;
 //! - `{namespace}:rv:{jti}` = `1` until the token's `exp`: the token was logged out.
 //!
-//! The database (`identity.app_user.token_version`, `identity.revoked_token`) stays the truth: a
-//! write here is best effort, made after the commit, and when it fails (or the key expires) the
-//! gateway asks `CheckToken`.
+//! The database (`identity.app_user.token_version`, `identity.revoked_token`) is the truth, written
+//! in the change's own transaction; the write here publishes it after the commit. It fails closed
+//! (issue 32): when Redis does not take it within [`WRITE_LIMIT`], the RPC answers UNAVAILABLE
+//! ([`UNCONFIRMED`], the gateway's 503) instead of reporting a success a gateway holding an older
+//! cached version would contradict. The change stays recorded; trying again publishes it again.
 
 use std::time::Duration;
 
@@ -15,8 +17,14 @@ use uuid::Uuid;
 
 use platform::redis_link::RedisLink;
 
+use crate::error::Error;
+
 /// How long an RPC may wait for a cache write.
-pub const WRITE_LIMIT: Duration = Duration::from_millis(100);
+pub const WRITE_LIMIT: Duration = Duration::from_millis(500);
+
+/// The detail of an action whose revocation was recorded but not published.
+pub const UNCONFIRMED: &str = "The change was saved, but ending the affected sessions could not be confirmed on \
+     every server just now. Please try again in a moment.";
 /// How long a token version stays cached.
 const VERSION_TTL_SECS: u64 = 24 * 3600;
 
@@ -45,16 +53,16 @@ impl Revocations {
     }
 
     /// The user's role or password changed: tokens of older versions stop working.
-    pub async fn token_version_changed(&self, user_id: Uuid, version: i64) {
-        self.set_version(user_id, version).await;
+    pub async fn token_version_changed(&self, user_id: Uuid, version: i64) -> Result<(), Error> {
+        self.set_version(user_id, version).await
     }
 
     /// The user is gone: all their tokens stop working.
-    pub async fn user_deleted(&self, user_id: Uuid) {
-        self.set_version(user_id, -1).await;
+    pub async fn user_deleted(&self, user_id: Uuid) -> Result<(), Error> {
+        self.set_version(user_id, -1).await
     }
 
-    async fn set_version(&self, user_id: Uuid, version: i64) {
+    async fn set_version(&self, user_id: Uuid, version: i64) -> Result<(), Error> {
         let key = format!("{}:tv:{user_id}", self.namespace);
         let result = self
             .link
@@ -69,16 +77,17 @@ impl Revocations {
                     .await
             })
             .await;
-        if let Err(error) = result {
-            tracing::warn!(%error, %user_id, "token version not cached; gateways will ask CheckToken");
-        }
+        result.map(drop).map_err(|error| {
+            tracing::warn!(%error, %user_id, "token version not published; the call fails");
+            Error::Unavailable(UNCONFIRMED.into())
+        })
     }
 
     /// The token `jti`, valid until `exp` (Unix seconds), was logged out.
-    pub async fn token_revoked(&self, jti: Uuid, exp: i64) {
+    pub async fn token_revoked(&self, jti: Uuid, exp: i64) -> Result<(), Error> {
         let ttl = exp - platform::auth::now_secs();
         if ttl <= 0 {
-            return;
+            return Ok(());
         }
         let key = format!("{}:rv:{jti}", self.namespace);
         let result = self
@@ -93,8 +102,9 @@ impl Revocations {
                     .await
             })
             .await;
-        if let Err(error) = result {
-            tracing::warn!(%error, "revocation not cached; gateways will ask CheckToken");
-        }
+        result.map_err(|error| {
+            tracing::warn!(%error, "revocation not published; the call fails");
+            Error::Unavailable(UNCONFIRMED.into())
+        })
     }
 }

@@ -238,7 +238,12 @@ impl Sender {
             };
             match outcome {
                 Ok(()) => {
-                    sqlx::query("update identity.mail set sent_at = now(), attempts = attempts + 1, last_error = null where mail_id = $1")
+                    // Delivered: the body (a reset link, say) is no longer kept.
+                    sqlx::query(
+                        "update identity.mail set sent_at = now(), attempts = attempts + 1, last_error = null,
+                             text_body = '', html_body = '', ics = null
+                         where mail_id = $1",
+                    )
                         .bind(letter.mail_id)
                         .execute(&mut *tx)
                         .await?;

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 pub const ADMIN_EMAIL: &str = "admin@mesh.test";
-pub const ADMIN_PASSWORD: &str = "admin-password";
+pub const ADMIN_PASSWORD: &str = "Courtside-admin-2026";
 
 /// A running mesh. Dropping it stops every process.
 pub struct Mesh {

@@ -29,7 +29,7 @@ pub async fn mailed_token(mesh: &Mesh, email: &str) -> String {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let body = body.expect("a reset letter within 5 s");
-    let marker = "http://courtside.test/reset-password?token=";
+    let marker = "http://courtside.test/reset-password#token=";
     let at = body.find(marker).expect("the link, from PUBLIC_URL") + marker.len();
     body[at..at + 43].to_owned()
 }

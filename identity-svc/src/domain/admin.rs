@@ -7,8 +7,8 @@ use uuid::Uuid;
 use super::user::{Email, FullName, NewPassword, Phone, parse_role};
 use crate::error::Error;
 
-/// The message SPEC.md shows for a password that is too short.
-pub const SHORT_PASSWORD: &str = "Password must be at least 6 characters";
+/// The message for a password that is too short (an empty one too: the admin's form sends it).
+pub const SHORT_PASSWORD: &str = NewPassword::TOO_SHORT;
 
 /// A partial update as it arrives: `None` leaves the field as it is.
 #[derive(Default)]
@@ -68,7 +68,10 @@ impl UserChanges {
             Some(p) if p.chars().count() < NewPassword::MIN_CHARS => {
                 return Err(Error::Invalid(SHORT_PASSWORD.into()));
             }
-            Some(p) => Some(NewPassword::parse(p)?),
+            Some(p) => {
+                let known: Vec<&str> = [raw.email, raw.full_name].into_iter().flatten().collect();
+                Some(NewPassword::parse(p, &known)?)
+            }
         };
         Ok(Self {
             full_name: raw.full_name.map(FullName::parse).transpose()?,
@@ -264,7 +267,7 @@ mod tests {
     #[test]
     fn a_new_password_bumps_the_token_version() {
         let c = changes(RawUserChanges {
-            password: Some("a-new-password"),
+            password: Some("Courtside-renewed-2026"),
             ..Default::default()
         });
         let plan = plan_update(Uuid::new_v4(), &target(Uuid::new_v4()), &c).unwrap();

@@ -109,7 +109,9 @@ impl Hasher {
         answer.await.context("a password hashing thread stopped mid-job")
     }
 
+    /// Hashes `password` (counted in `password_hashes_total` on the ops port's `/metrics`).
     pub async fn hash(&self, password: &str) -> anyhow::Result<PasswordHash> {
+        metrics::counter!("password_hashes_total").increment(1);
         let password = password.to_owned();
         self.run(move |memory| hash_with(password.as_bytes(), memory))
             .await?

@@ -42,22 +42,58 @@ impl Email {
     }
 }
 
-/// A password a person chose: at least 6 characters, at most 128.
+/// A password a person chose: at least 10 characters, at most 128, and not easy to guess.
+///
+/// "Easy to guess" is zxcvbn's estimate (an offline port of Dropbox's estimator, with its own
+/// lists of common and breached passwords, names and English words; no network): a score under
+/// [`NewPassword::MIN_SCORE`] (about 10^8 guesses) is refused, with zxcvbn's feedback saying why.
+/// The account's own email and name count as known words, so a password built from them is weak.
 pub struct NewPassword(String);
 
 impl NewPassword {
-    pub const MIN_CHARS: usize = 6;
+    pub const MIN_CHARS: usize = 10;
+    pub const MAX_CHARS: usize = 128;
+    /// zxcvbn's score (0 to 4) a password needs: 3 is "safely unguessable" against an online
+    /// attack and a slow hash offline.
+    pub const MIN_SCORE: u8 = 3;
 
-    pub fn parse(raw: &str) -> Result<Self, Error> {
+    /// The refusal of a password shorter than [`NewPassword::MIN_CHARS`].
+    pub const TOO_SHORT: &str = "Password must be at least 10 characters.";
+
+    /// `raw` when it follows the rules; `known` are words of the account (its email, its name)
+    /// a guesser would try first.
+    pub fn parse(raw: &str, known: &[&str]) -> Result<Self, Error> {
         let chars = raw.chars().count();
         if chars == 0 {
             return Err(Error::Invalid("password is required".into()));
         }
         if chars < Self::MIN_CHARS {
-            return Err(Error::Invalid("Password must be at least 6 characters".into()));
+            return Err(Error::Invalid(Self::TOO_SHORT.into()));
         }
-        if chars > 128 {
+        if chars > Self::MAX_CHARS {
             return Err(Error::Invalid("password must be at most 128 characters".into()));
+        }
+        // The email's local part and the name's words are what a guesser tries with it.
+        let mut words: Vec<&str> = Vec::new();
+        for value in known {
+            words.push(value);
+            words.extend(
+                value
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.len() >= 3),
+            );
+        }
+        let estimate = zxcvbn::zxcvbn(raw, &words);
+        if (estimate.score() as u8) < Self::MIN_SCORE {
+            let why = estimate
+                .feedback()
+                .map(ToString::to_string)
+                .map(|f| f.trim().to_owned())
+                .filter(|f| !f.is_empty())
+                .unwrap_or_else(|| "Add another word or two. Uncommon words are better.".into());
+            return Err(Error::Invalid(format!(
+                "This password is too easy to guess: {why}"
+            )));
         }
         Ok(Self(raw.to_owned()))
     }
@@ -167,10 +203,41 @@ mod tests {
     }
 
     #[test]
-    fn passwords_need_six_characters() {
-        assert!(NewPassword::parse("12345").is_err());
-        assert!(NewPassword::parse("123456").is_ok());
-        assert!(NewPassword::parse("ééééé").is_err());
+    fn passwords_need_ten_characters() {
+        let Err(Error::Invalid(detail)) = NewPassword::parse("Zq8#kW2!x", &[]) else {
+            panic!("nine characters accepted")
+        };
+        assert_eq!(detail, "Password must be at least 10 characters.");
+        assert!(NewPassword::parse("éééééééé", &[]).is_err());
+        assert!(NewPassword::parse("Courtside-fixture-2026", &[]).is_ok());
+    }
+
+    #[test]
+    fn a_common_or_trivial_password_is_refused_saying_why() {
+        for weak in [
+            "password123",
+            "qwertyuiop",
+            "aaaaaaaaaaaa",
+            "1234567890",
+            "iloveyou12",
+        ] {
+            let Err(Error::Invalid(detail)) = NewPassword::parse(weak, &[]) else {
+                panic!("{weak:?} accepted")
+            };
+            assert!(
+                detail.starts_with("This password is too easy to guess: ") && detail.len() > 40,
+                "{weak:?}: {detail}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_password_made_of_the_accounts_own_name_and_email_is_refused() {
+        let email = "bart.quist@mail.example";
+        assert!(NewPassword::parse(email, &[]).is_ok());
+        assert!(NewPassword::parse(email, &[email, "Bartholomew Quist"]).is_err());
+        assert!(NewPassword::parse("bartholomewquist", &[]).is_ok());
+        assert!(NewPassword::parse("bartholomewquist", &[email, "Bartholomew Quist"]).is_err());
     }
 
     #[test]
@@ -206,16 +273,16 @@ mod tests {
     #[test]
     fn a_missing_email_password_or_name_gets_one_message() {
         for (email, password, name) in [
-            ("", "secret1", "Ann"),
+            ("", "Courtside-fixture-2026", "Ann"),
             ("a@b.co", "", "Ann"),
-            ("a@b.co", "secret1", "  "),
+            ("a@b.co", "Courtside-fixture-2026", "  "),
         ] {
             match require_account_fields(email, password, name) {
                 Err(Error::Invalid(m)) => assert_eq!(m, REQUIRED_FIELDS),
                 _ => panic!("accepted {email:?} {name:?}"),
             }
         }
-        assert!(require_account_fields("a@b.co", "secret1", "Ann").is_ok());
+        assert!(require_account_fields("a@b.co", "Courtside-fixture-2026", "Ann").is_ok());
     }
 
     #[test]

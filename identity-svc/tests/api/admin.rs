@@ -320,7 +320,7 @@ async fn creating_a_user_shows_the_spec_messages() {
                 password: "12345".into(),
                 ..new_user("a@identity.test", "client")
             },
-            "Password must be at least 6 characters",
+            "Password must be at least 10 characters.",
         ),
         (
             new_user("a@identity.test", "owner"),
@@ -489,7 +489,7 @@ async fn a_short_new_password_is_refused_and_the_old_one_still_works() {
 
     assert_eq!(
         refused(result, Code::InvalidArgument),
-        "Password must be at least 6 characters"
+        "Password must be at least 10 characters."
     );
     let (_, unchanged) = app
         .login("short@identity.test", platform::testing::FIXTURE_PASSWORD)

@@ -166,17 +166,38 @@ async fn malformed_fields_are_refused_with_a_reason() {
 }
 
 #[tokio::test]
-async fn a_password_shorter_than_six_characters_is_refused() {
+async fn a_password_shorter_than_ten_characters_is_refused() {
     let app = TestApp::start().await;
 
     let message = refused(
         app.client()
-            .register(register_request("ann@identity.test", "12345", "client"))
+            .register(register_request("ann@identity.test", "Zq8#kW2!x", "client"))
             .await,
         Code::InvalidArgument,
     );
 
-    assert_eq!(message, "Password must be at least 6 characters");
+    assert_eq!(message, "Password must be at least 10 characters.");
+}
+
+#[tokio::test]
+async fn a_common_or_guessable_password_is_refused_saying_why() {
+    let app = TestApp::start().await;
+
+    for weak in ["password123", "qwertyuiop1", "ann.lee@identity.test"] {
+        let message = refused(
+            app.client()
+                .register(pb::RegisterRequest {
+                    full_name: "Ann Lee".into(),
+                    ..register_request("ann.lee@identity.test", weak, "client")
+                })
+                .await,
+            Code::InvalidArgument,
+        );
+        assert!(
+            message.starts_with("This password is too easy to guess: ") && message.len() > 40,
+            "{weak}: {message}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -244,3 +244,35 @@ async fn a_category_turned_off_is_not_emailed_but_still_in_the_inbox() {
         .unwrap();
     assert!(!read.email_bookings && read.email_reminders && read.email_account);
 }
+
+#[tokio::test]
+async fn a_sent_reset_letter_keeps_no_link_in_the_outbox() {
+    let catcher = Catcher::start(0, Arc::default()).await;
+    let app = app_mailing_to(catcher.port).await;
+    let (_, user) = app.register("client").await;
+
+    app.client()
+        .forgot_password(pb::ForgotPasswordRequest {
+            email: user.email.clone(),
+        })
+        .await
+        .expect("ForgotPassword answers");
+
+    let letter = received(&catcher, "/reset-password#token=").await;
+    assert!(
+        !letter.contains("?token="),
+        "the link uses the fragment only: {letter}"
+    );
+    eventually("the letter marked sent with its body emptied", || async {
+        let (text, html, sent): (String, String, bool) = sqlx::query_as(
+            "select text_body, html_body, sent_at is not null from identity.mail
+             where to_address = $1 and reset_for is not null",
+        )
+        .bind(&user.email)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+        (sent && text.is_empty() && html.is_empty()).then_some(())
+    })
+    .await;
+}

@@ -152,9 +152,12 @@ async fn events_wait_while_redis_is_down_and_are_delivered_when_it_returns() {
     let (admin, _) = without_redis.admin().await;
     let (_, client) = without_redis.register("client").await;
 
-    delete(&without_redis, &admin, &client.user_id)
+    // The deletion is kept (and its event waits), but without Redis its revocation cannot be
+    // published, so the call says to try again.
+    let refusal = delete(&without_redis, &admin, &client.user_id)
         .await
-        .expect("delete without Redis");
+        .expect_err("no revocation without Redis");
+    assert_eq!(refusal.code(), tonic::Code::Unavailable);
     // Longer than the relay's poll interval: it has tried, and failed, at least once.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(without_redis.unpublished_events().await.len(), 1);

@@ -15,7 +15,7 @@ use tonic::{Code, Request, Status, transport::Channel};
 use uuid::Uuid;
 
 pub const ADMIN_EMAIL: &str = "admin@identity.test";
-pub const ADMIN_PASSWORD: &str = "admin-password";
+pub const ADMIN_PASSWORD: &str = "Courtside-admin-2026";
 pub const PASSWORD: &str = platform::testing::FIXTURE_PASSWORD;
 pub use platform::testing::{DEAD_REDIS_URL, REDIS_URL};
 

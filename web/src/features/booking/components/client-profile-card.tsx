@@ -1,20 +1,11 @@
-import { ImageUp, Loader2, Pencil, Plus, UserRound } from 'lucide-react';
+import { ImageUp, UserRound } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { ProfileCard } from '@/components/cards/profile-card';
+import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
+import { SelectField } from '@/components/forms/select-field';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
@@ -46,53 +37,23 @@ const skillLabel = (level: string | null) =>
 export function ClientProfileCard({ className }: { className?: string }) {
   const user = useUser();
   const { data: profile, isLoading } = useClientProfile(user.user_id);
-  const [open, setOpen] = React.useState(false);
-  const exists = Boolean(profile);
-  const action = exists ? 'Edit Profile' : 'Create Profile';
 
   return (
-    <Card className={className}>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>My Profile</CardTitle>
-          <CardDescription>Help coaches tailor your sessions.</CardDescription>
-        </div>
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button variant={exists ? 'outline' : 'accent'} size="sm" disabled={isLoading}>
-              {exists ? <Pencil aria-hidden="true" /> : <Plus aria-hidden="true" />}
-              {action}
-            </Button>
-          </DialogTrigger>
-          <DialogContent>
-            {open ? (
-              <ProfileForm
-                title={action}
-                userId={user.user_id}
-                profile={profile ?? null}
-                onSaved={() => setOpen(false)}
-              />
-            ) : null}
-          </DialogContent>
-        </Dialog>
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <div className="flex justify-center py-6">
-            <Spinner label="Loading profile" />
-          </div>
-        ) : profile ? (
-          <ProfileView profile={profile} name={user.full_name} />
-        ) : (
-          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-4 py-8 text-center">
-            <UserRound className="size-8 text-navy-300" aria-hidden="true" />
-            <p className="text-sm text-muted-foreground">
-              No profile created yet. Click "Create Profile" to get started.
-            </p>
-          </div>
-        )}
-      </CardContent>
-    </Card>
+    <ProfileCard
+      className={className}
+      title="My Profile"
+      description="Help coaches tailor your sessions."
+      loading={isLoading}
+      loadingLabel="Loading profile"
+      exists={Boolean(profile)}
+      emptyIcon={UserRound}
+      emptyText='No profile created yet. Click "Create Profile" to get started.'
+      form={(title, close) => (
+        <ProfileForm title={title} userId={user.user_id} profile={profile ?? null} onSaved={close} />
+      )}
+    >
+      {profile ? <ProfileView profile={profile} name={user.full_name} /> : null}
+    </ProfileCard>
   );
 }
 
@@ -155,7 +116,7 @@ function ProfileForm({
     profile_picture_url: profile?.profile_picture_url ?? '',
   }));
   const [uploading, setUploading] = React.useState(false);
-  const [saving, setSaving] = React.useState(false);
+  const { saving, save } = useSave(onSaved);
   const fileInput = React.useRef<HTMLInputElement>(null);
   const set = (name: 'age' | 'grade' | 'sport') => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [name]: event.target.value }));
@@ -183,26 +144,23 @@ function ProfileForm({
     }
   }
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await saveClientProfile(userId, toClientProfileInput(form), profile !== null);
-      toast.success('Profile saved successfully');
-      onSaved();
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to save profile'));
-      setSaving(false);
-    }
-  }
-
   return (
     // noValidate: SPEC §5 parses age to an integer ("15.5" → 15) instead of refusing it.
-    <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>Every field is optional; coaches see what you share.</DialogDescription>
-      </DialogHeader>
+    <DialogForm
+      title={title}
+      description="Every field is optional; coaches see what you share."
+      submitLabel="Save Profile"
+      saving={saving}
+      waiting={uploading}
+      noValidate
+      onSubmit={() =>
+        void save(
+          () => saveClientProfile(userId, toClientProfileInput(form), profile !== null),
+          'Profile saved successfully',
+          'Failed to save profile',
+        )
+      }
+    >
       <div className="flex items-center gap-4">
         {uploading ? (
           <span className="flex size-20 items-center justify-center rounded-full border">
@@ -235,45 +193,20 @@ function ProfileForm({
         </div>
       </div>
       <div className="grid grid-cols-2 gap-3">
-        <div className="space-y-2">
-          <Label htmlFor="client-age">Age</Label>
-          <Input id="client-age" type="number" inputMode="numeric" min="0" value={form.age} onChange={set('age')} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="client-grade">Grade</Label>
-          <Input id="client-grade" value={form.grade} onChange={set('grade')} placeholder="10th" />
-        </div>
+        <TextField id="client-age" label="Age" type="number" inputMode="numeric" min="0" value={form.age} onChange={set('age')} />
+        <TextField id="client-grade" label="Grade" value={form.grade} onChange={set('grade')} placeholder="10th" />
       </div>
       <div className="grid grid-cols-2 gap-3">
-        <div className="space-y-2">
-          <Label htmlFor="client-sport">Sport</Label>
-          <Input id="client-sport" value={form.sport} onChange={set('sport')} placeholder="Basketball" />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="client-skill">Skill Level</Label>
-          <Select
-            value={form.skill_level || undefined}
-            onValueChange={(value) => setForm((current) => ({ ...current, skill_level: value as SkillLevel }))}
-          >
-            <SelectTrigger id="client-skill">
-              <SelectValue placeholder="Select a level" />
-            </SelectTrigger>
-            <SelectContent>
-              {SKILL_LEVELS.map((level) => (
-                <SelectItem key={level} value={level}>
-                  {SKILL_LABEL[level]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <TextField id="client-sport" label="Sport" value={form.sport} onChange={set('sport')} placeholder="Basketball" />
+        <SelectField
+          id="client-skill"
+          label="Skill Level"
+          value={form.skill_level}
+          onChange={(value) => setForm((current) => ({ ...current, skill_level: value as SkillLevel }))}
+          options={SKILL_LEVELS.map((level) => ({ value: level, label: SKILL_LABEL[level] }))}
+          placeholder="Select a level"
+        />
       </div>
-      <DialogFooter>
-        <Button type="submit" variant="accent" disabled={saving || uploading}>
-          {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-          Save Profile
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }

@@ -8,13 +8,6 @@ import type { CoachLocation } from './types';
 /** What the location form sends: every field, null coordinates when not given. */
 export type LocationInput = Complete<Schemas['LocationBody']>;
 
-/** An optional coordinate as typed: empty (or not a number) becomes null (SPEC §5). */
-export function toCoordinate(text: string): number | null {
-  if (!text.trim()) return null;
-  const value = Number.parseFloat(text);
-  return Number.isFinite(value) ? value : null;
-}
-
 /** POST /api/locations, then refresh the coach's lists (and the directory, which shows cities). */
 export async function createLocation(coachId: string, input: LocationInput) {
   const created = await api.post<CoachLocation>('/locations', input);

@@ -1,23 +1,8 @@
-import { Loader2, Pencil, Plus, UserRound } from 'lucide-react';
+import { UserRound } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
+import { ProfileCard } from '@/components/cards/profile-card';
+import { DialogForm, TextAreaField, TextField, useSave } from '@/components/forms/dialog-form';
 import { TimeZoneField, timeZoneProblem } from '@/components/forms/time-zone-field';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
-import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatAmount } from '@/lib/format';
 import { browserTimeZone } from '@/lib/zoned-time';
@@ -33,53 +18,22 @@ export function CoachProfileCard() {
   const { data: profile, isLoading } = useCoachProfile(user.user_id, {
     onError: (error) => console.error('Failed to load coach profile', error),
   });
-  const [open, setOpen] = React.useState(false);
-  const exists = Boolean(profile);
-  const action = exists ? 'Edit Profile' : 'Create Profile';
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>Your Profile</CardTitle>
-          <CardDescription>What clients see when they look you up.</CardDescription>
-        </div>
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button variant={exists ? 'outline' : 'accent'} size="sm" disabled={isLoading}>
-              {exists ? <Pencil aria-hidden="true" /> : <Plus aria-hidden="true" />}
-              {action}
-            </Button>
-          </DialogTrigger>
-          <DialogContent>
-            {open ? (
-              <ProfileForm
-                title={action}
-                coachId={user.user_id}
-                profile={profile ?? null}
-                onSaved={() => setOpen(false)}
-              />
-            ) : null}
-          </DialogContent>
-        </Dialog>
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <div className="flex justify-center py-6">
-            <Spinner label="Loading profile" />
-          </div>
-        ) : profile ? (
-          <ProfileView profile={profile} />
-        ) : (
-          <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-4 py-8 text-center">
-            <UserRound className="size-8 text-navy-300" aria-hidden="true" />
-            <p className="text-sm text-muted-foreground">
-              No profile created yet. Click "Create Profile" to get started.
-            </p>
-          </div>
-        )}
-      </CardContent>
-    </Card>
+    <ProfileCard
+      title="Your Profile"
+      description="What clients see when they look you up."
+      loading={isLoading}
+      loadingLabel="Loading profile"
+      exists={Boolean(profile)}
+      emptyIcon={UserRound}
+      emptyText='No profile created yet. Click "Create Profile" to get started.'
+      form={(title, close) => (
+        <ProfileForm title={title} coachId={user.user_id} profile={profile ?? null} onSaved={close} />
+      )}
+    >
+      {profile ? <ProfileView profile={profile} /> : null}
+    </ProfileCard>
   );
 }
 
@@ -126,56 +80,66 @@ function ProfileForm({
     time_zone: profile?.time_zone ?? browserTimeZone(),
   }));
   const [zoneError, setZoneError] = React.useState<string | null>(null);
-  const [saving, setSaving] = React.useState(false);
+  const { saving, save } = useSave(onSaved);
   const set =
     (name: keyof CoachProfileForm) =>
     (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setForm((current) => ({ ...current, [name]: event.target.value }));
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function onSubmit() {
     const problem = timeZoneProblem(form.time_zone);
     setZoneError(problem);
     if (problem) return;
-    setSaving(true);
-    try {
-      await saveCoachProfile(coachId, toCoachProfileInput(form), profile !== null);
-      toast.success(profile ? 'Profile updated successfully' : 'Profile created successfully');
-      onSaved();
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to save profile'));
-      setSaving(false);
-    }
+    void save(
+      () => saveCoachProfile(coachId, toCoachProfileInput(form), profile !== null),
+      profile ? 'Profile updated successfully' : 'Profile created successfully',
+      'Failed to save profile',
+    );
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>Tell athletes about your coaching, specialties and rate.</DialogDescription>
-      </DialogHeader>
-      <div className="space-y-2">
-        <Label htmlFor="profile-bio">Bio</Label>
-        <Textarea id="profile-bio" value={form.bio} onChange={set('bio')} placeholder="Your coaching background and approach" />
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="profile-specialties">Specialties (comma-separated)</Label>
-        <Input
-          id="profile-specialties"
-          value={form.specialties}
-          onChange={set('specialties')}
-          placeholder="Shooting, Ball Handling, Volleyball Serve"
-        />
-      </div>
+    <DialogForm
+      title={title}
+      description="Tell athletes about your coaching, specialties and rate."
+      submitLabel="Save Profile"
+      saving={saving}
+      onSubmit={onSubmit}
+    >
+      <TextAreaField
+        id="profile-bio"
+        label="Bio"
+        value={form.bio}
+        onChange={set('bio')}
+        placeholder="Your coaching background and approach"
+      />
+      <TextField
+        id="profile-specialties"
+        label="Specialties (comma-separated)"
+        value={form.specialties}
+        onChange={set('specialties')}
+        placeholder="Shooting, Ball Handling, Volleyball Serve"
+      />
       <div className="grid grid-cols-2 gap-3">
-        <div className="space-y-2">
-          <Label htmlFor="profile-rate">Hourly Rate ($)</Label>
-          <Input id="profile-rate" type="number" inputMode="decimal" min="0" step="0.01" value={form.hourly_rate} onChange={set('hourly_rate')} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="profile-years">Years of Experience</Label>
-          <Input id="profile-years" type="number" inputMode="numeric" min="0" step="1" value={form.years_experience} onChange={set('years_experience')} />
-        </div>
+        <TextField
+          id="profile-rate"
+          label="Hourly Rate ($)"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="0.01"
+          value={form.hourly_rate}
+          onChange={set('hourly_rate')}
+        />
+        <TextField
+          id="profile-years"
+          label="Years of Experience"
+          type="number"
+          inputMode="numeric"
+          min="0"
+          step="1"
+          value={form.years_experience}
+          onChange={set('years_experience')}
+        />
       </div>
       <TimeZoneField
         id="profile-time-zone"
@@ -185,12 +149,6 @@ function ProfileForm({
         hint="Sessions without a location are at this zone's time."
         error={zoneError}
       />
-      <DialogFooter>
-        <Button type="submit" variant="accent" disabled={saving}>
-          {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-          Save Profile
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }

@@ -7,13 +7,6 @@ import type { GymLocation } from './types';
 /** What the location form sends: every field, null coordinates when not given. */
 export type GymLocationInput = Complete<Schemas['GymLocationBody']>;
 
-/** An optional coordinate as typed: empty (or not a number) becomes null (SPEC §5). */
-export function toCoordinate(text: string): number | null {
-  if (!text.trim()) return null;
-  const value = Number.parseFloat(text);
-  return Number.isFinite(value) ? value : null;
-}
-
 /** POST /api/gym/locations, then refresh the gym's locations. */
 export async function createGymLocation(input: GymLocationInput) {
   const created = await api.post<GymLocation>(GYM_LOCATIONS_KEY, input);

@@ -1,23 +1,14 @@
-import { CalendarDays, Clock, Loader2, Plus } from 'lucide-react';
+import { CalendarDays, Clock } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
 import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
+import { FormDialog } from '@/components/dialogs/form-dialog';
+import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
+import { SelectField } from '@/components/forms/select-field';
+import { TimeRangeFields } from '@/components/forms/time-range-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate, formatLocalDate } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
@@ -28,7 +19,7 @@ import { useGymLocations } from '../api/get-gym-locations';
 import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
 import { cancelApprovedReservation } from '../api/review-reservation';
 import type { CourtAvailability, GymLocation } from '../api/types';
-import { byDateAndTime, timeRange } from './court-labels';
+import { byDateAndTime, locationOptions, timeRange } from './court-labels';
 import { CourtWeekSchedule } from './court-week-schedule';
 
 /** "Court Availability" on the gym dashboard: the week per court, the list, and Add Availability. */
@@ -36,50 +27,31 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
   const { data: availability, isLoading } = useCourtAvailability();
   const { data: locations } = useGymLocations();
   const { data: pending } = usePendingReservations();
-  const [open, setOpen] = React.useState(false);
   const now = useNow();
   const sorted = React.useMemo(() => [...(availability ?? [])].sort(byDateAndTime), [availability]);
 
   return (
-    <Card className={className}>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>Court Availability</CardTitle>
-          <CardDescription>Court time coaches can request.</CardDescription>
-        </div>
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button variant="accent" size="sm">
-              <Plus aria-hidden="true" />
-              Add Availability
-            </Button>
-          </DialogTrigger>
-          <DialogContent>
-            {open ? <AvailabilityForm locations={locations ?? []} onSaved={() => setOpen(false)} /> : null}
-          </DialogContent>
-        </Dialog>
-      </CardHeader>
-      <CardContent className="space-y-6">
-        {isLoading ? (
-          <div className="flex justify-center py-6">
-            <Spinner label="Loading availability" />
-          </div>
-        ) : !sorted.length ? (
-          <p className="rounded-lg border border-dashed px-4 py-8 text-center text-sm text-muted-foreground">
-            No availability set yet.
-          </p>
-        ) : (
-          <>
-            <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={stillPending(pending, now)} />
-            <ul aria-label="Court availability" className="grid gap-2 sm:grid-cols-2">
-              {sorted.map((item) => (
-                <AvailabilityItem key={item.availability_id} item={item} now={now} />
-              ))}
-            </ul>
-          </>
-        )}
-      </CardContent>
-    </Card>
+    <DashboardCard
+      className={className}
+      contentClassName="space-y-6"
+      title="Court Availability"
+      description="Court time coaches can request."
+      actions={
+        <FormDialog label="Add Availability">
+          {(close) => <AvailabilityForm locations={locations ?? []} onSaved={close} />}
+        </FormDialog>
+      }
+      loading={isLoading}
+      loadingLabel="Loading availability"
+      empty={!sorted.length ? <EmptyNote>No availability set yet.</EmptyNote> : null}
+    >
+      <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={stillPending(pending, now)} />
+      <ul aria-label="Court availability" className="grid gap-2 sm:grid-cols-2">
+        {sorted.map((item) => (
+          <AvailabilityItem key={item.availability_id} item={item} now={now} />
+        ))}
+      </ul>
+    </DashboardCard>
   );
 }
 
@@ -151,86 +123,47 @@ function AvailabilityForm({ locations, onSaved }: { locations: GymLocation[]; on
   const [date, setDate] = React.useState(() => formatLocalDate(new Date()));
   const [start, setStart] = React.useState('09:00');
   const [end, setEnd] = React.useState('10:00');
-  const [saving, setSaving] = React.useState(false);
+  const { saving, save } = useSave(onSaved);
   const { data: courts, isLoading: loadingCourts } = useCourts(locationId || null);
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await createCourtAvailability({ court_id: courtId, date, start_time: start, end_time: end });
-      toast.success('Court availability added successfully');
-      onSaved();
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to add availability'));
-      setSaving(false);
-    }
-  }
-
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Add Availability</DialogTitle>
-        <DialogDescription>A block of time on one court that coaches can request.</DialogDescription>
-      </DialogHeader>
+    <DialogForm
+      title="Add Availability"
+      description="A block of time on one court that coaches can request."
+      submitLabel="Save Availability"
+      saving={saving}
+      onSubmit={() =>
+        void save(
+          () => createCourtAvailability({ court_id: courtId, date, start_time: start, end_time: end }),
+          'Court availability added successfully',
+          'Failed to add availability',
+        )
+      }
+    >
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-2">
-          <Label htmlFor="availability-location">Location</Label>
-          <Select
-            value={locationId || undefined}
-            onValueChange={(value) => {
-              setLocationId(value);
-              setCourtId('');
-            }}
-          >
-            <SelectTrigger id="availability-location">
-              <SelectValue placeholder="Select a location" />
-            </SelectTrigger>
-            <SelectContent>
-              {locations.map((location) => (
-                <SelectItem key={location.location_id} value={location.location_id}>
-                  {location.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="availability-court">Court</Label>
-          <Select value={courtId || undefined} onValueChange={setCourtId} disabled={!locationId || loadingCourts}>
-            <SelectTrigger id="availability-court">
-              <SelectValue placeholder={locationId && !loadingCourts && !courts?.length ? 'No courts here yet' : 'Select a court'} />
-            </SelectTrigger>
-            <SelectContent>
-              {(courts ?? []).map((court) => (
-                <SelectItem key={court.court_id} value={court.court_id}>
-                  {court.court_name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <SelectField
+          id="availability-location"
+          label="Location"
+          value={locationId}
+          onChange={(value) => {
+            setLocationId(value);
+            setCourtId('');
+          }}
+          options={locationOptions(locations)}
+          placeholder="Select a location"
+        />
+        <SelectField
+          id="availability-court"
+          label="Court"
+          value={courtId}
+          onChange={setCourtId}
+          options={(courts ?? []).map((court) => ({ value: court.court_id, label: court.court_name }))}
+          placeholder={locationId && !loadingCourts && !courts?.length ? 'No courts here yet' : 'Select a court'}
+          disabled={!locationId || loadingCourts}
+        />
       </div>
-      <div className="space-y-2">
-        <Label htmlFor="availability-date">Date</Label>
-        <Input id="availability-date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <div className="space-y-2">
-          <Label htmlFor="availability-start">Start Time</Label>
-          <Input id="availability-start" type="time" value={start} onChange={(e) => setStart(e.target.value)} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="availability-end">End Time</Label>
-          <Input id="availability-end" type="time" value={end} onChange={(e) => setEnd(e.target.value)} />
-        </div>
-      </div>
-      <DialogFooter>
-        <Button type="submit" variant="accent" disabled={saving}>
-          {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-          Save Availability
-        </Button>
-      </DialogFooter>
-    </form>
+      <TextField id="availability-date" label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      <TimeRangeFields idPrefix="availability" start={start} end={end} onStart={setStart} onEnd={setEnd} />
+    </DialogForm>
   );
 }

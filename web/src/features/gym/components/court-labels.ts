@@ -16,3 +16,7 @@ export const timeRange = (item: ZonedSpan) => formatTimeRange(item);
 /** Orders court time by date, then start. */
 export const byDateAndTime = <T extends { date: string; start_time: string }>(a: T, b: T) =>
   a.date.localeCompare(b.date) || a.start_time.localeCompare(b.start_time);
+
+/** A gym's locations as the options of a select, by name. */
+export const locationOptions = (locations: readonly { location_id: string; name: string }[]) =>
+  locations.map((location) => ({ value: location.location_id, label: location.name }));

@@ -28,6 +28,15 @@ pub enum Error {
     Other(#[from] anyhow::Error),
 }
 
+impl From<platform::input::Refusal> for Error {
+    fn from(refusal: platform::input::Refusal) -> Self {
+        match refusal {
+            platform::input::Refusal::Invalid(m) => Error::Invalid(m),
+            platform::input::Refusal::Passed(m) => Error::Precondition(m),
+        }
+    }
+}
+
 impl From<Error> for Status {
     fn from(error: Error) -> Self {
         match error {

@@ -535,7 +535,9 @@ impl Coaching for CoachingService {
             &r.end_date,
             r.reason.as_deref(),
             earliest_date(Utc::now()),
-        )?;
+            "this time off",
+        )
+        .map_err(Error::from)?;
         let row = store::insert_time_off(&self.db, caller.user_id, &off).await?;
         Ok(Response::new(pb::CreateTimeOffResponse {
             time_off: Some(row.into()),
@@ -578,8 +580,8 @@ impl Coaching for CoachingService {
     ) -> Result<Response<pb::GetCoachScheduleResponse>, Status> {
         let r = request.into_inner();
         let coach_id = parse_id(&r.coach_id, "coach_id")?;
-        let from = parse_date(&r.from, "from")?;
-        let to = parse_date(&r.to, "to")?;
+        let from = parse_date(&r.from, "from").map_err(Error::from)?;
+        let to = parse_date(&r.to, "to").map_err(Error::from)?;
         // Two statements, whatever the range: the slots (with place, zone and policy), and the
         // time off that meets the range.
         let slots = store::schedule(&self.db, coach_id).await?;

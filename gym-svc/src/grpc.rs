@@ -25,7 +25,8 @@ use crate::{
     calendar,
     domain::{
         CourtTime, GymProfileFields, NewClosure, NewCourt, NewLocation, ReservationStatus, closed_sentence,
-        earliest_open_date, ensure_not_started, ensure_requestable, format_date, format_time, parse_reason,
+        denial, earliest_open_date, ensure_not_started, ensure_requestable, format_date, format_time,
+        parse_reason,
     },
     error::Error,
     outbox::{self, Transition},
@@ -670,7 +671,14 @@ impl Gym for GymService {
         let gym = auth::require_role(&request, &[Role::Gym])?;
         let r = request.into_inner();
         let location_id = parse_id(&r.location_id, "location_id")?;
-        let closure = NewClosure::parse(&r.start_date, &r.end_date, r.reason.as_deref(), self.today())?;
+        let closure = NewClosure::parse(
+            &r.start_date,
+            &r.end_date,
+            r.reason.as_deref(),
+            self.today(),
+            "this closure",
+        )
+        .map_err(Error::from)?;
         let mut tx = self.db.begin().await.map_err(Error::from)?;
         match store::lock_location(&mut *tx, location_id).await? {
             None => return Err(Error::NotFound(NO_LOCATION.into()).into()),
@@ -680,7 +688,7 @@ impl Gym for GymService {
             Some(_) => {}
         }
         let row = store::insert_closure(&mut *tx, location_id, &closure).await?;
-        let reason = closure.denial();
+        let reason = denial(&closure);
         let denied = store::deny_pending_at(
             &mut *tx,
             location_id,

@@ -2,8 +2,8 @@
 
 use platform::{instants::Zone, places::Gazetteer};
 
-use super::text::single_line;
 use crate::error::Error;
+use platform::input::Line;
 
 /// A point on the earth, in degrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,11 +62,11 @@ impl NewLocation {
         time_zone: Option<&str>,
     ) -> Result<Self, Error> {
         Ok(Self {
-            name: single_line(name, "name", 100, true)?,
-            address: single_line(address, "address", 200, false)?,
-            court_number: single_line(court_number, "court_number", 50, false)?,
-            city: single_line(city, "city", 100, true)?,
-            state: single_line(state, "state", 50, true)?,
+            name: Line::required(name, "name", 100)?.into_string(),
+            address: Line::optional(address, "address", 200)?.into_string(),
+            court_number: Line::optional(court_number, "court_number", 50)?.into_string(),
+            city: Line::required(city, "city", 100)?.into_string(),
+            state: Line::required(state, "state", 50)?.into_string(),
             coordinates: Coordinates::parse(latitude, longitude)?,
             time_zone: platform::places::parse_zone(time_zone).map_err(|e| Error::Invalid(e.to_string()))?,
         })

@@ -7,16 +7,14 @@ mod location;
 mod policy;
 mod profile;
 mod slot;
-mod text;
-mod time_off;
 
 pub use geo::{EARTH_RADIUS_MILES, NearbyQuery, SphereBox, round_miles};
 pub use location::{Coordinates, NewLocation, location_zone};
+pub use platform::input::{LocalDays as NewTimeOff, parse_date};
 pub use platform::places::{Gazetteer, state_forms};
 pub use policy::BookingPolicy;
 pub use profile::ProfileFields;
 pub use slot::{NewSlot, SlotKind, earliest_date, format_time};
-pub use time_off::{NewTimeOff, parse_date};
 
 use uuid::Uuid;
 

@@ -2,8 +2,8 @@
 
 use platform::instants::Zone;
 
-use super::text::{multi_line, single_line};
 use crate::error::Error;
+use platform::input::{Line, Text};
 
 /// The fields of a coach profile, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,10 +37,10 @@ impl ProfileFields {
         years_experience: i32,
         time_zone: Option<&str>,
     ) -> Result<Self, Error> {
-        let bio = multi_line(bio, "bio", Self::MAX_BIO_CHARS)?;
+        let bio = Text::optional(bio, "bio", Self::MAX_BIO_CHARS)?.into_string();
         let mut kept: Vec<String> = Vec::new();
         for raw in specialties {
-            let specialty = single_line(raw, "each specialty", Self::MAX_SPECIALTY_CHARS, false)?;
+            let specialty = Line::optional(raw, "each specialty", Self::MAX_SPECIALTY_CHARS)?.into_string();
             if !specialty.is_empty() && !kept.iter().any(|k| k.to_lowercase() == specialty.to_lowercase()) {
                 kept.push(specialty);
             }

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::text::Line;
 use crate::error::Error;
+use platform::input::Line;
 
 /// What a court is built for; basketball unless the gym says otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

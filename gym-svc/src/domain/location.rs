@@ -2,8 +2,8 @@
 
 use platform::{instants::Zone, places::Gazetteer};
 
-use super::text::Line;
 use crate::error::Error;
+use platform::input::Line;
 
 /// A new gym location, valid by construction.
 #[derive(Clone, Debug, PartialEq)]

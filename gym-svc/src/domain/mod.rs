@@ -7,9 +7,8 @@ mod location;
 mod profile;
 mod reservation;
 mod schedule;
-mod text;
 
-pub use closure::{NewClosure, closed_sentence};
+pub use closure::{NewClosure, closed_sentence, denial};
 pub use court::NewCourt;
 pub use location::NewLocation;
 pub use profile::GymProfileFields;

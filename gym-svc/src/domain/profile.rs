@@ -1,7 +1,7 @@
 //! A gym's profile: its public name, a description and a phone number.
 
-use super::text::{Line, Text};
 use crate::error::Error;
+use platform::input::{Line, Text};
 
 /// The fields of a gym profile, valid by construction.
 #[derive(Clone, Debug, PartialEq, Eq)]

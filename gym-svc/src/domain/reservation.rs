@@ -13,8 +13,8 @@ use std::{fmt, str::FromStr};
 use chrono::{DateTime, Utc};
 use platform::instants::{Zone, rfc3339};
 
-use super::text::Text;
 use crate::error::Error;
+use platform::input::Text;
 
 /// Why the gym cancels: trimmed free text of at most 500 characters; blank is none.
 pub fn parse_reason(raw: Option<&str>) -> Result<Option<String>, Error> {

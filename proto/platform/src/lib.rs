@@ -1,6 +1,6 @@
 //! What every Courtside process shares besides the gRPC contract (`proto`): token claims and
 //! their verification ([`auth`]), reading configuration ([`config`]), the cross-context events
-//! ([`events`]), keyset pages of the lists that grow ([`pages`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
+//! ([`events`]), what a person types into a form ([`input`]: lines, text, a range of dates), keyset pages of the lists that grow ([`pages`]), the Redis link ([`redis_link`]) and change stamps ([`stamps`]), the one
 //! gRPC-status ↔ HTTP table ([`status`]) and telemetry ([`telemetry`]).
 //!
 //! Features split it by who needs what: `balance` (client-side balancing, every gRPC client), `ops` (the ops HTTP port: the gateway and every service), `outbox` (the
@@ -19,6 +19,7 @@ pub mod config;
 #[cfg(feature = "database")]
 pub mod database;
 pub mod events;
+pub mod input;
 #[cfg(feature = "host")]
 pub mod host;
 #[cfg(feature = "time")]

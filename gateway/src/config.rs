@@ -24,8 +24,12 @@ pub struct Config {
     pub upload_dir: PathBuf,
     /// Login and registration attempts per client address per minute.
     pub auth_rate_limit_per_minute: u32,
-    /// Login attempts per email per minute.
+    /// Failed sign-ins per email from one client address per minute (a correct password from
+    /// another address is never held back), and registration and reset requests per email.
     pub auth_rate_limit_per_email_per_minute: u32,
+    /// The proxies whose `X-Forwarded-For` names the client (nginx, an Ingress): from any other
+    /// peer the header is ignored. `TRUSTED_PROXIES`, comma-separated ranges; loopback by default.
+    pub trusted_proxies: crate::extract::TrustedProxies,
     /// Where people reach Courtside (nginx's origin, no trailing slash): the base of the links the
     /// gateway hands out, such as a calendar feed's address.
     pub public_url: String,
@@ -53,6 +57,7 @@ impl fmt::Debug for Config {
             .field("redis_url", &self.redis_url)
             .field("redis_namespace", &self.redis_namespace)
             .field("upload_dir", &self.upload_dir)
+            .field("trusted_proxies", &self.trusted_proxies)
             .field("public_url", &self.public_url)
             .field("grpc_deadline", &self.grpc_deadline)
             .field("grpc_resolve_interval", &self.grpc_resolve_interval)
@@ -76,6 +81,7 @@ impl Config {
             upload_dir: env.or("UPLOAD_DIR", "./uploads").into(),
             auth_rate_limit_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_MINUTE", 20),
             auth_rate_limit_per_email_per_minute: env.parsed("AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE", 10),
+            trusted_proxies: env.parsed("TRUSTED_PROXIES", crate::extract::TrustedProxies::loopback()),
             public_url: env
                 .or("PUBLIC_URL", "http://127.0.0.1:8080")
                 .trim_end_matches('/')

@@ -1,7 +1,13 @@
 //! Extractors whose rejections are [`ApiError`]s with a `detail`: JSON bodies, query strings and
 //! the signed-in [`Session`].
 
-use std::{fmt, marker::PhantomData, sync::Arc};
+use std::{
+    fmt,
+    marker::PhantomData,
+    net::{IpAddr, SocketAddr},
+    str::FromStr,
+    sync::Arc,
+};
 
 use axum::{
     body::Bytes,
@@ -190,29 +196,156 @@ impl<S: Send + Sync> FromRequestParts<S> for Session {
     }
 }
 
-/// The client's address: the right-most `X-Forwarded-For` entry (the one nginx appended), else
-/// the peer address.
+/// The client's address, as [`client_address`] found it for the request (the peer address when
+/// that layer is not in front, as in a handler's unit test).
 pub struct ClientIp(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty());
-        let peer = parts
-            .extensions
-            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-            .map(|c| c.0.ip().to_string());
+        let found = parts.extensions.get::<ClientAddress>().map(|a| a.0).or_else(|| {
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip().to_canonical())
+        });
         Ok(ClientIp(
-            forwarded.or(peer).unwrap_or_else(|| "unknown".to_owned()),
+            found.map_or_else(|| "unknown".to_owned(), |ip| ip.to_string()),
         ))
     }
+}
+
+/// The client address [`client_address`] found, in the request's extensions.
+#[derive(Clone, Copy, Debug)]
+struct ClientAddress(IpAddr);
+
+/// A range of addresses: `10.0.0.0/8`, `fd00::/8`, or one address (`127.0.0.1`, `::1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    /// Whether `ip` is in the range (an IPv4-mapped IPv6 address counts as its IPv4 address).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.network, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let invalid = || format!("{text:?} is not an address or a range such as 10.0.0.0/8");
+        let (address, prefix) = text.split_once('/').map_or((text, None), |(a, p)| (a, Some(p)));
+        let network: IpAddr = address.parse().map_err(|_| invalid())?;
+        let network = network.to_canonical();
+        let bits = if network.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => bits,
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= bits).ok_or_else(invalid)?,
+        };
+        Ok(Cidr { network, prefix })
+    }
+}
+
+/// The proxies whose `X-Forwarded-For` the gateway believes (`TRUSTED_PROXIES`): nginx, and
+/// whatever stands in front of it (a Kubernetes Ingress).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustedProxies(Arc<[Cidr]>);
+
+impl TrustedProxies {
+    /// The loopback addresses only: nginx beside the gateway on one machine.
+    pub fn loopback() -> Self {
+        Self(Arc::from(
+            ["127.0.0.0/8", "::1"].map(|c| c.parse::<Cidr>().expect("a valid range")),
+        ))
+    }
+
+    /// Nobody: `X-Forwarded-For` is never believed.
+    pub fn none() -> Self {
+        Self(Arc::from([]))
+    }
+
+    fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|range| range.contains(ip))
+    }
+
+    /// The client's address: the peer's when the peer is not a trusted proxy (whatever
+    /// `X-Forwarded-For` says); otherwise `X-Forwarded-For` read from the right, each trusted
+    /// proxy skipped, up to the first address that is not one. An entry that is not an address
+    /// ends the walk at the last address found.
+    pub fn client(&self, peer: IpAddr, forwarded_for: &[&str]) -> IpAddr {
+        let mut client = peer.to_canonical();
+        if !self.trusts(client) {
+            return client;
+        }
+        let entries = forwarded_for.iter().rev().flat_map(|value| value.rsplit(','));
+        for entry in entries {
+            let Ok(ip) = entry.trim().parse::<IpAddr>() else {
+                break;
+            };
+            client = ip.to_canonical();
+            if !self.trusts(client) {
+                break;
+            }
+        }
+        client
+    }
+}
+
+impl FromStr for TrustedProxies {
+    type Err = String;
+
+    /// A comma-separated list of addresses and ranges, or `none`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text.trim().eq_ignore_ascii_case("none") {
+            return Ok(Self::none());
+        }
+        let ranges = text
+            .split(',')
+            .filter(|part| !part.trim().is_empty())
+            .map(str::parse)
+            .collect::<Result<Vec<Cidr>, String>>()?;
+        Ok(Self(Arc::from(ranges)))
+    }
+}
+
+/// The layer in front of every route that finds the client's address ([`TrustedProxies::client`])
+/// once, for the rate limits and the anonymous idempotency scope ([`ClientIp`]).
+pub async fn client_address(
+    axum::extract::State(trusted): axum::extract::State<TrustedProxies>,
+    mut request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(peer) = peer {
+        let forwarded_for: Vec<&str> = request
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        let client = trusted.client(peer, &forwarded_for);
+        request.extensions_mut().insert(ClientAddress(client));
+    }
+    next.run(request).await
 }
 
 /// The one path parameter of a route, as text: the owning service validates it (a malformed id is
@@ -232,9 +365,70 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
 
 #[cfg(test)]
 mod tests {
+    use std::net::IpAddr;
+
     use serde::Deserialize;
 
-    use super::{Object, has_nul_escape, is_json};
+    use super::{Cidr, Object, TrustedProxies, has_nul_escape, is_json};
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_range_holds_the_addresses_under_its_prefix() {
+        let range: Cidr = "10.42.0.0/16".parse().unwrap();
+        assert!(range.contains(ip("10.42.7.1")));
+        assert!(!range.contains(ip("10.43.0.1")));
+        assert!(range.contains(ip("::ffff:10.42.0.9")));
+        let one: Cidr = "::1".parse().unwrap();
+        assert!(one.contains(ip("::1")));
+        assert!(!one.contains(ip("::2")));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains(ip("203.0.113.9")));
+        for bad in ["10.0.0.0/33", "ten", "10.0.0.0/", "::/129"] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_a_trusted_peer_and_read_from_the_right() {
+        let trusted: TrustedProxies = "127.0.0.1, 10.0.0.0/8".parse().unwrap();
+        // An untrusted peer: its header is ignored.
+        assert_eq!(
+            trusted.client(ip("198.51.100.7"), &["203.0.113.1"]),
+            ip("198.51.100.7")
+        );
+        // Behind nginx: the address nginx appended.
+        assert_eq!(
+            trusted.client(ip("127.0.0.1"), &["203.0.113.1"]),
+            ip("203.0.113.1")
+        );
+        // A forged left part is skipped: the first untrusted address from the right wins.
+        assert_eq!(
+            trusted.client(ip("127.0.0.1"), &["6.6.6.6, 203.0.113.1, 10.1.2.3"]),
+            ip("203.0.113.1")
+        );
+        // Two headers read as one list, the later last.
+        assert_eq!(
+            trusted.client(ip("127.0.0.1"), &["6.6.6.6", "203.0.113.1"]),
+            ip("203.0.113.1")
+        );
+        // Nothing but proxies, or no header: the last proxy is all there is.
+        assert_eq!(trusted.client(ip("127.0.0.1"), &["10.1.2.3"]), ip("10.1.2.3"));
+        assert_eq!(trusted.client(ip("127.0.0.1"), &[]), ip("127.0.0.1"));
+        // Garbage ends the walk.
+        assert_eq!(
+            trusted.client(ip("127.0.0.1"), &["203.0.113.1, junk"]),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            TrustedProxies::none().client(ip("127.0.0.1"), &["203.0.113.1"]),
+            ip("127.0.0.1")
+        );
+        assert_eq!("none".parse::<TrustedProxies>().unwrap(), TrustedProxies::none());
+        assert!("10.0.0.0/8, nonsense".parse::<TrustedProxies>().is_err());
+    }
 
     #[test]
     fn a_nul_escape_is_found_but_an_escaped_backslash_before_u0000_is_not() {

@@ -16,6 +16,11 @@
 //! While a request is being carried out its key holds a claim that lapses after [`CLAIM_SECS`]
 //! (a gateway killed mid-request does not hold the key for a day). Without Redis, a request with
 //! a key is answered 503: it cannot be promised to run once.
+//!
+//! An answer that carries a secret ([`crate::no_store::carries_secret`]: every `/auth/*` route,
+//! the calendar feed's address) is never kept: its key is checked, then ignored, and a retry runs
+//! again. A kept sign-in would hand its token back for a day, after a logout too, and keep it in
+//! clear in Redis.
 
 use std::sync::LazyLock;
 
@@ -199,6 +204,9 @@ async fn keyed(state: AppState, request: Request, next: Next) -> Response {
         Ok(key) => key,
         Err(error) => return error.into_response(),
     };
+    if crate::no_store::carries_secret(request.uri().path()) {
+        return next.run(request).await;
+    }
     let scope = match request.extensions().get::<Session>() {
         Some(session) => format!("u:{}", session.caller.user_id),
         None => {

@@ -15,6 +15,7 @@ mod idempotency;
 mod live;
 mod memo;
 mod names;
+mod no_store;
 mod observe;
 mod openapi;
 mod pages;
@@ -39,6 +40,7 @@ use futures::FutureExt;
 use tokio::net::TcpListener;
 
 pub use config::Config;
+pub use extract::{Cidr, TrustedProxies};
 pub use state::AppState;
 
 use crate::error::ApiError;
@@ -48,6 +50,7 @@ pub(crate) const BODY_LIMIT: usize = 1024 * 1024;
 
 /// The whole HTTP surface: `/api/*`, `/api/openapi.json`, `/healthz`, `/readyz`.
 pub fn router(state: AppState) -> Router {
+    let trusted = state.config.trusted_proxies.clone();
     let (api, openapi) = routes::api(state.clone());
     let openapi = Arc::new(openapi);
     let api = api
@@ -65,6 +68,11 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .merge(probes)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(no_store::no_store))
+        .layer(axum::middleware::from_fn_with_state(
+            trusted,
+            extract::client_address,
+        ))
         .layer(axum::middleware::from_fn(observe::observe))
 }
 

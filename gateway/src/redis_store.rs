@@ -3,8 +3,8 @@
 //! the idempotency keys ([`crate::idempotency`]).
 //!
 //! Redis is a cache and a counter here, never the truth: every operation has a short timeout,
-//! and when Redis is down the caller falls back (revocation asks identity-svc; rate limits fail
-//! open and say so in the log).
+//! and when Redis is down the caller falls back (revocation asks identity-svc, and refuses when
+//! that cannot answer either; rate limits fail open and say so in the log).
 
 use std::{sync::LazyLock, time::Duration};
 
@@ -37,6 +37,35 @@ static COUNT_HITS: LazyLock<Script> = LazyLock::new(|| {
     )
 });
 
+/// Sets the token version KEYS[1] to ARGV[1] for ARGV[2] seconds unless it holds a newer one or
+/// a deletion (`-1`), as identity-svc's own write does.
+static RAISE_VERSION: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        local current = tonumber(redis.call('GET', KEYS[1]))
+        local new = tonumber(ARGV[1])
+        if current ~= nil and (current < 0 or (new >= 0 and current > new)) then
+            return 0
+        end
+        redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+        return 1
+        ",
+    )
+});
+
+/// Takes one from the counter KEYS[1] while it is above zero.
+static FORGIVE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        local count = tonumber(redis.call('GET', KEYS[1]))
+        if count and count > 0 then
+            redis.call('DECR', KEYS[1])
+        end
+        return 0
+        ",
+    )
+});
+
 /// Deletes KEYS[1] only while it holds ARGV[1].
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -53,6 +82,16 @@ static RELEASE: LazyLock<Script> = LazyLock::new(|| {
 pub struct RedisStore {
     link: RedisLink,
     pub namespace: String,
+    /// The tokens identity-svc confirmed lately, held by this replica for a few seconds beside
+    /// what Redis says ([`crate::auth`]).
+    pub recent: crate::auth::RecentChecks,
+}
+
+/// What [`RedisStore::count`] counted: the seconds to wait when a bucket is over its limit, and
+/// the minute window the hits went into.
+pub struct Counted {
+    pub retry_after: Option<u64>,
+    pub window: u64,
 }
 
 /// What Redis says about a signed-in request: the user's cached token version (`-1` once
@@ -67,6 +106,7 @@ impl RedisStore {
         Ok(Self {
             link: RedisLink::new(url, OP_TIMEOUT)?,
             namespace,
+            recent: crate::auth::RecentChecks::default(),
         })
     }
 
@@ -143,21 +183,18 @@ impl RedisStore {
         }
     }
 
-    /// Caches a user's token version for a day, only if nothing is cached: identity-svc writes
-    /// the key on every change, and a version read before that change must not overwrite it.
+    /// Writes a user's token version that identity-svc answered, for a day, unless Redis holds a
+    /// newer one or the user's deletion: versions only grow, and a version read before a change
+    /// must not overwrite the change. Redis is believed only against a token ([`crate::auth`]),
+    /// so this only ever hastens a refusal.
     pub async fn cache_token_version(&self, user_id: &str, version: i64) -> Result<(), RedisDown> {
-        let key = self.key(&format!("tv:{user_id}"));
-        self.run(|mut c| async move {
-            redis::cmd("SET")
-                .arg(key)
-                .arg(version)
-                .arg("EX")
-                .arg(86_400)
-                .arg("NX")
-                .query_async::<()>(&mut c)
-                .await
-        })
-        .await
+        let mut invocation = RAISE_VERSION.prepare_invoke();
+        invocation
+            .key(self.key(&format!("tv:{user_id}")))
+            .arg(version)
+            .arg(86_400);
+        self.run(|mut c| async move { invocation.invoke_async::<()>(&mut c).await })
+            .await
     }
 
     /// Marks one token revoked until it would have expired anyway.
@@ -172,6 +209,11 @@ impl RedisStore {
     /// left in the window when one is, `None` when every bucket still has room. One round trip:
     /// a sign-in counts against its address and its email at once.
     pub async fn hit(&self, buckets: &[(String, u32)]) -> Result<Option<u64>, RedisDown> {
+        Ok(self.count(buckets).await?.retry_after)
+    }
+
+    /// [`Self::hit`], answering also which window was counted, for [`Self::forgive`].
+    pub async fn count(&self, buckets: &[(String, u32)]) -> Result<Counted, RedisDown> {
         let now = platform::auth::now_secs().max(0) as u64;
         let window = now / 60;
         let mut invocation = COUNT_HITS.prepare_invoke();
@@ -184,7 +226,19 @@ impl RedisStore {
         let over: u32 = self
             .run(|mut c| async move { invocation.invoke_async(&mut c).await })
             .await?;
-        Ok((over > 0).then_some(60 - now % 60))
+        Ok(Counted {
+            retry_after: (over > 0).then_some(60 - now % 60),
+            window,
+        })
+    }
+
+    /// Takes back one hit counted against `bucket` in `window` (a sign-in that succeeded does not
+    /// count as a failure). Never below zero.
+    pub async fn forgive(&self, bucket: &str, window: u64) -> Result<(), RedisDown> {
+        let mut invocation = FORGIVE.prepare_invoke();
+        invocation.key(self.key(&format!("rl:{bucket}:{window}")));
+        self.run(|mut c| async move { invocation.invoke_async::<()>(&mut c).await })
+            .await
     }
 
     /// Claims an idempotency key (`parts` under the namespace) with `claim` for `lease_secs`

@@ -48,7 +48,7 @@ pub fn user(user: Option<pb::User>) -> Result<User, ApiError> {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"email": "ann@example.com", "password": "secret1", "full_name": "Ann Lee",
+#[schema(example = json!({"email": "ann@example.com", "password": "Courtside-fixture-2026", "full_name": "Ann Lee",
                           "phone": "555-0101", "role": "client"}))]
 pub struct RegisterBody {
     #[schema(
@@ -57,7 +57,7 @@ pub struct RegisterBody {
         pattern = "^[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]$"
     )]
     pub email: String,
-    #[schema(min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
+    #[schema(min_length = 10, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: String,
     #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
     pub full_name: String,
@@ -75,7 +75,7 @@ pub struct RegisterBody {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"email": "ann@example.com", "password": "secret1"}))]
+#[schema(example = json!({"email": "ann@example.com", "password": "Courtside-fixture-2026"}))]
 pub struct LoginBody {
     #[schema(min_length = 1)]
     pub email: String,
@@ -151,7 +151,7 @@ pub(crate) async fn register(
 /// Sign in with email and password.
 #[utoipa::path(post, path = "/auth/login", tag = "auth", request_body = LoginBody,
     responses((status = 200, description = "Signed in", body = AuthResponse),
-              (status = 429, description = "Too many attempts from this address or for this email", body = crate::error::ErrorBody,
+              (status = 429, description = "Too many attempts from this address, or too many failed ones for this email from it", body = crate::error::ErrorBody,
                 headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
               (status = 401, description = "Incorrect email or password", body = crate::error::ErrorBody)))]
 pub(crate) async fn login(
@@ -160,17 +160,56 @@ pub(crate) async fn login(
     headers: axum::http::HeaderMap,
     Json(body): Json<LoginBody>,
 ) -> Result<axum::Json<AuthResponse>, ApiError> {
-    limit(&state, &ip, &body.email).await?;
+    let failures = failures_bucket(&ip, &body.email);
+    let counted = limit_sign_in(&state, &ip, &failures).await?;
     let message = pb::LoginRequest {
         email: body.email,
         password: body.password,
         user_agent: user_agent(&headers),
     };
-    let reply = call::write!(state, identity.login, None, message).await?;
+    let reply = call::write!(state, identity.login, None, message).await;
+    let failed = matches!(&reply, Err(e) if e.status == StatusCode::UNAUTHORIZED);
+    if let Some(window) = counted
+        && !failed
+        && let Err(down) = state.redis.forgive(&failures, window).await
+    {
+        tracing::warn!(error = %down, "a sign-in that did not fail still counts as a failure");
+    }
+    let reply = reply?;
     Ok(axum::Json(AuthResponse {
         token: reply.token,
         user: user(reply.user)?,
     }))
+}
+
+/// The counter of one client address's failed sign-ins on one email: an attacker's failures on
+/// someone's email hold back the attacker's address only, never the owner signing in from theirs.
+fn failures_bucket(ip: &str, email: &str) -> String {
+    format!("fail:{ip}:{}", email.trim().to_lowercase())
+}
+
+/// Counts a sign-in against the client's address (every attempt) and against its address and
+/// email together (failures: the caller takes a sign-in that did not fail back with
+/// [`RedisStore::forgive`](crate::redis_store::RedisStore::forgive)). Answers the window counted,
+/// `None` when Redis is down (limits fail open).
+async fn limit_sign_in(state: &AppState, ip: &str, failures: &str) -> Result<Option<u64>, ApiError> {
+    let buckets = [
+        (format!("ip:{ip}"), state.config.auth_rate_limit_per_minute),
+        (
+            failures.to_owned(),
+            state.config.auth_rate_limit_per_email_per_minute,
+        ),
+    ];
+    match state.redis.count(&buckets).await {
+        Ok(counted) => match counted.retry_after {
+            Some(retry_after) => Err(ApiError::too_many(retry_after)),
+            None => Ok(Some(counted.window)),
+        },
+        Err(down) => {
+            tracing::warn!(error = %down, "rate limiting is off while Redis is unavailable");
+            Ok(None)
+        }
+    }
 }
 
 /// The signed-in user.
@@ -187,6 +226,7 @@ pub(crate) async fn me(
 #[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
 pub(crate) async fn logout(State(state): State<AppState>, session: Session) -> Result<StatusCode, ApiError> {
     call::write!(state, identity.logout, Some(&session), pb::LogoutRequest {}).await?;
+    state.redis.recent.forget(&session.caller.jti.to_string());
     let ttl = (session.caller.exp - platform::auth::now_secs()).max(1) as u64;
     if let Err(down) = state.redis.revoke(&session.caller.jti.to_string(), ttl).await {
         tracing::warn!(error = %down, "logout recorded by identity-svc only; Redis unavailable");
@@ -202,13 +242,14 @@ pub struct ForgotPasswordBody {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"token": "Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj", "password": "new-secret1"}))]
+#[schema(example = json!({"token": "Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj", "password": "Courtside-renewed-2026"}))]
 pub struct ResetPasswordBody {
     /// The `token` of the emailed link.
     #[schema(min_length = 1, max_length = 200, pattern = "^[^\\x00]*$")]
     pub token: String,
-    /// The new password: at least 6 characters.
-    #[schema(min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
+    /// The new password: at least 10 characters, and not easy to guess (identity-svc refuses
+    /// common, breached and trivial passwords, and ones made of the account's email or name).
+    #[schema(min_length = 10, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: String,
 }
 

@@ -93,3 +93,33 @@ async fn with_redis_down_people_register_sign_in_book_and_log_out_and_the_logged
         assert!(reply.took <= ANSWER_WITHIN, "{step} took {:?}", reply.took);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_redis_and_identity_svc_both_down_a_signed_in_request_is_refused_with_503_never_let_through() {
+    // Arrange: Redis down from the start; a signed-in person whose token worked.
+    let backing = Backing::new(mesh::DEAD_REDIS_URL).await;
+    let identity = mesh::identity(&backing).await;
+    let gateway = mesh::gateway(mesh::gateway_config(
+        &backing,
+        Upstreams {
+            identity: identity.url(),
+            ..Upstreams::none()
+        },
+    ))
+    .await;
+    let person = gateway.register("client").await;
+    let before = gateway.get("/auth/me", Some(&person.token)).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.body);
+
+    // Act: identity-svc, the only other place that knows about revocations, goes too.
+    identity.stop().await;
+    let after = gateway.get("/calendar/feed", Some(&person.token)).await;
+
+    // Assert: refused, with a detail that says why and to retry; not let through on old word.
+    assert_eq!(after.status, StatusCode::SERVICE_UNAVAILABLE, "{}", after.body);
+    assert!(
+        after.detail().contains("cannot check your sign-in"),
+        "{}",
+        after.body
+    );
+}

@@ -23,5 +23,6 @@ mod notifications;
 mod password_reset;
 mod places;
 mod reviews;
+mod security;
 mod sessions;
 mod time_off;

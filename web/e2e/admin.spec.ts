@@ -43,9 +43,9 @@ test.describe('an admin manages a user from creation to deletion', () => {
     await create.getByRole('button', { name: 'Create User' }).click();
     await expect(page.getByText('Email, password, and full name are required')).toBeVisible();
     await create.getByLabel('Full Name').fill(name);
-    await create.getByLabel('Password').fill('12345');
+    await create.getByLabel('Password').fill('Courtside');
     await create.getByRole('button', { name: 'Create User' }).click();
-    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(page.getByText('Password must be at least 10 characters.')).toBeVisible();
     await create.getByLabel('Password').fill(FIXTURE_PASSWORD);
     await create.getByLabel('Phone (optional)').fill('555-0142');
     await create.getByRole('combobox', { name: 'Role' }).click();
@@ -80,7 +80,7 @@ test.describe('an admin manages a user from creation to deletion', () => {
     await details.getByLabel('Full Name').fill(`${name} Renamed`);
     await details.getByLabel('Phone (optional)').fill('');
     await details.getByLabel('New Password (optional)').fill('abc');
-    await expect(details.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(details.getByText('Password must be at least 10 characters.')).toBeVisible();
     await details.getByLabel('New Password (optional)').fill('');
     await details.getByRole('button', { name: 'Update User' }).click();
     await expect(page.getByText('User updated successfully')).toBeVisible();

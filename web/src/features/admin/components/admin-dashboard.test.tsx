@@ -148,15 +148,15 @@ describe('the admin dashboard', () => {
     await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
     await user.click(await screen.findByRole('option', { name: 'Gym' }));
     const password = within(dialog).getByLabelText('New Password (optional)');
-    await user.type(password, 'abc');
-    expect(within(dialog).getByText('Password must be at least 6 characters')).toBeInTheDocument();
-    await user.type(password, 'def');
-    expect(within(dialog).queryByText('Password must be at least 6 characters')).not.toBeInTheDocument();
+    await user.type(password, 'Courtside');
+    expect(within(dialog).getByText('Password must be at least 10 characters.')).toBeInTheDocument();
+    await user.type(password, '-renewed-2026');
+    expect(within(dialog).queryByText('Password must be at least 10 characters.')).not.toBeInTheDocument();
     const before = calls.filter((c) => c.path === '/admin/stats').length;
     await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
 
     expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ phone: null, role: 'gym', password: 'abcdef' });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ phone: null, role: 'gym', password: 'Courtside-renewed-2026' });
     await waitFor(() => expect(calls.filter((c) => c.path === '/admin/stats').length).toBeGreaterThan(before));
   });
 
@@ -173,7 +173,7 @@ describe('the admin dashboard', () => {
     const email = within(dialog).getByLabelText('Email');
     await user.clear(email);
     await user.type(email, 'maya@coach.test');
-    await user.type(within(dialog).getByLabelText('New Password (optional)'), '12345');
+    await user.type(within(dialog).getByLabelText('New Password (optional)'), 'Courtside');
     await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
     expect(await screen.findByText('That email is already taken')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ email: 'maya@coach.test' });
@@ -203,17 +203,17 @@ describe('the admin dashboard', () => {
     expect(await screen.findByText('Email, password, and full name are required')).toBeInTheDocument();
 
     await user.type(within(dialog).getByLabelText('Full Name'), 'New Person');
-    await user.type(within(dialog).getByLabelText('Password'), '12345');
+    await user.type(within(dialog).getByLabelText('Password'), 'Courtside');
     await user.click(submit);
-    expect(await screen.findByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(await screen.findByText('Password must be at least 10 characters.')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
-    await user.type(within(dialog).getByLabelText('Password'), '6');
+    await user.type(within(dialog).getByLabelText('Password'), '-fixture-2026');
     await user.click(submit);
     expect(await screen.findByText('User created successfully')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       email: 'new@user.test',
-      password: '123456',
+      password: 'Courtside-fixture-2026',
       full_name: 'New Person',
       phone: null,
       role: 'client',
@@ -229,7 +229,7 @@ describe('the admin dashboard', () => {
     await user.click(await screen.findByRole('button', { name: 'Create User' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create New User' });
     await user.type(within(dialog).getByLabelText('Email'), 'x@y.test');
-    await user.type(within(dialog).getByLabelText('Password'), 'secret1');
+    await user.type(within(dialog).getByLabelText('Password'), 'Courtside-fixture-2026');
     await user.type(within(dialog).getByLabelText('Full Name'), 'X Y');
     await user.click(within(dialog).getByRole('button', { name: 'Create User' }));
     expect(await screen.findByText('Failed to create user')).toBeInTheDocument();

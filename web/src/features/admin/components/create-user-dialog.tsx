@@ -13,6 +13,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/api-client';
+import { PASSWORD_HINT } from '@/lib/password';
 import { createUser, createUserProblem, type CreateUserInput } from '../api/create-user';
 import { RoleSelect } from './role-select';
 
@@ -75,7 +76,17 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
       </div>
       <div className="space-y-2">
         <Label htmlFor="new-user-password">Password</Label>
-        <Input id="new-user-password" type="password" autoComplete="new-password" value={form.password} onChange={set('password')} />
+        <Input
+          id="new-user-password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+          aria-describedby="new-user-password-hint"
+        />
+        <p id="new-user-password-hint" className="text-xs text-muted-foreground">
+          {PASSWORD_HINT}
+        </p>
       </div>
       <div className="space-y-2">
         <Label htmlFor="new-user-name">Full Name</Label>

@@ -14,6 +14,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
+import { SHORT_PASSWORD } from '@/lib/password';
 import { MIN_PASSWORD_LENGTH } from '../api/create-user';
 import { useUserDetail } from '../api/get-user';
 import type { User, UserDetail } from '../api/types';
@@ -166,7 +167,7 @@ function EditForm({ user, onSaved }: { user: User; onSaved: () => void }) {
         />
         {shortPassword ? (
           <p id="edit-user-password-hint" className="text-xs text-destructive">
-            Password must be at least 6 characters
+            {SHORT_PASSWORD}
           </p>
         ) : null}
       </div>

@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-client';
+import { PASSWORD_HINT } from '@/lib/password';
 import { postRegisterPathFor, useAuth, type RegisterInput } from '@/lib/auth';
 
 type SignupRole = RegisterInput['role'];
@@ -98,7 +99,11 @@ export function RegisterForm() {
           required
           value={form.password}
           onChange={field('password')}
+          aria-describedby="register-password-hint"
         />
+        <p id="register-password-hint" className="text-xs text-muted-foreground">
+          {PASSWORD_HINT}
+        </p>
       </div>
       <div className="space-y-2">
         <Label htmlFor="register-role">I am a...</Label>

@@ -7,9 +7,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
+import { MIN_PASSWORD_LENGTH, PASSWORD_HINT, SHORT_PASSWORD } from '@/lib/password';
 import { resetPassword } from '../api/reset-password';
 
-const MIN_LENGTH = 6;
 
 /** A new password (twice) for the emailed link's `token`; then to the login page. */
 export function ResetPasswordForm({ token }: { token: string }) {
@@ -21,7 +21,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (password.length < MIN_LENGTH) return setProblem(`Use at least ${MIN_LENGTH} characters.`);
+    if (password.length < MIN_PASSWORD_LENGTH) return setProblem(SHORT_PASSWORD);
     if (password !== confirm) return setProblem('The two passwords differ.');
     setProblem(null);
     setSubmitting(true);
@@ -44,10 +44,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
           type="password"
           autoComplete="new-password"
           required
-          minLength={MIN_LENGTH}
+          minLength={MIN_PASSWORD_LENGTH}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="reset-password-hint"
         />
+        <p id="reset-password-hint" className="text-xs text-muted-foreground">
+          {PASSWORD_HINT}
+        </p>
       </div>
       <div className="space-y-2">
         <Label htmlFor="reset-confirm">Confirm new password</Label>

@@ -34,7 +34,9 @@ PROCESSES = ["identity-svc", "coaching-svc", "booking-svc", "gym-svc", "gateway"
 # Set only when traces are wanted: up.sh passes it only when the caller sets it.
 OPTIONAL_VARS = {"OTEL_EXPORTER_OTLP_ENDPOINT"}
 URL_VARS = {"IDENTITY_URL": "identity-svc", "COACHING_URL": "coaching-svc", "BOOKING_URL": "booking-svc", "GYM_URL": "gym-svc"}
-WEB_VARS = ["NGINX_LISTEN", "GATEWAY_UPSTREAM", "WEB_ROOT", "UPLOAD_DIR", "NGINX_SNIPPET_DIR"]
+WEB_VARS = [
+    "NGINX_LISTEN", "GATEWAY_UPSTREAM", "WEB_ROOT", "UPLOAD_DIR", "NGINX_SNIPPET_DIR", "NGINX_REAL_IP_FROM",
+]
 
 # Read by the scripts but not settings of Courtside: the system's own, and values one script hands
 # to a function of its own.

@@ -17,11 +17,12 @@ COPY deploy/nginx/courtside.conf.template /etc/nginx/templates/default.conf.temp
 COPY deploy/nginx/security-headers.conf /etc/nginx/snippets/security-headers.conf
 COPY --from=build /web/dist /usr/share/nginx/html
 # The template's placeholders; only these are substituted, nginx's own $variables stay.
-ENV NGINX_ENVSUBST_FILTER="^(NGINX_LISTEN|GATEWAY_UPSTREAM|WEB_ROOT|UPLOAD_DIR|NGINX_SNIPPET_DIR)$" \
+ENV NGINX_ENVSUBST_FILTER="^(NGINX_LISTEN|GATEWAY_UPSTREAM|WEB_ROOT|UPLOAD_DIR|NGINX_SNIPPET_DIR|NGINX_REAL_IP_FROM)$" \
     NGINX_LISTEN=8080 \
     GATEWAY_UPSTREAM=gateway:8000 \
     WEB_ROOT=/usr/share/nginx/html \
     UPLOAD_DIR=/srv/uploads \
-    NGINX_SNIPPET_DIR=/etc/nginx/snippets
+    NGINX_SNIPPET_DIR=/etc/nginx/snippets \
+    NGINX_REAL_IP_FROM=127.0.0.1
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/healthz"]

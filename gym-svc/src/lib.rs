@@ -141,8 +141,9 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
                 |db, envelope| async move { events::apply(&db, envelope).await },
             )
             .task("the outbox relay", |shutdown| relay.run(shutdown))
-            .task("the reservation scheduler", move |shutdown| {
-                scheduler.run(every, shutdown)
+            .every("the reservation scheduler", every, move || {
+                let scheduler = scheduler.clone();
+                async move { scheduler.run_due().await }
             }),
     )
 }

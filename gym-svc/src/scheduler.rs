@@ -22,7 +22,7 @@
 //! Each tick also runs the fill-in of zones and due times (`crate::zones`), so a row an older
 //! replica wrote during a rolling deploy gets its due time within one tick.
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use platform::{clock::SharedClock, stamps::Stamp};
 use sqlx::PgPool;
@@ -86,21 +86,13 @@ impl Scheduler {
         Ok((ids.len() as u64, claimed.len()))
     }
 
-    /// Ticks every `every` until `shutdown` resolves; a failed tick is logged and retried at the
-    /// next one.
-    pub async fn run(self, every: Duration, shutdown: impl Future<Output = ()>) {
-        tokio::pin!(shutdown);
-        loop {
-            if let Err(error) = zones::fill_in(&self.db).await {
-                tracing::warn!(%error, "zones and due times not filled in; will retry");
-            }
-            if let Err(error) = self.tick().await {
-                tracing::warn!(%error, "the reservation scheduler's tick failed; will retry");
-            }
-            tokio::select! {
-                () = &mut shutdown => return,
-                () = tokio::time::sleep(every) => {}
-            }
+    /// One tick of a replica's scheduler (every `SCHEDULER_INTERVAL_MS`, on the host's
+    /// [`every`](platform::host::Host::every)): first the fill-in of zones and due times, then
+    /// the expiries.
+    pub async fn run_due(&self) -> Result<(), Error> {
+        if let Err(error) = zones::fill_in(&self.db).await {
+            tracing::warn!(%error, "zones and due times not filled in; will retry");
         }
+        self.tick().await.map(drop)
     }
 }

@@ -174,6 +174,20 @@ where
         self
     }
 
+    /// Runs `tick` (`what` names it in the log) at once and then every `interval` beside the RPCs
+    /// until shutdown, the periodic work of a service (a scheduler, a sender, a purge). A failed
+    /// tick is logged and the next one comes on time: the work it left is still in the database.
+    /// "Now" is the service's injected clock, read inside `tick`, so tests call the tick itself
+    /// after moving the clock instead of waiting for this loop.
+    pub fn every<F, Fut, E>(self, what: &'static str, interval: Duration, tick: F) -> Self
+    where
+        F: Fn() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<(), E>> + Send + 'static,
+        E: Display + 'static,
+    {
+        self.task(what, move |shutdown| periodically(what, interval, tick, shutdown))
+    }
+
     /// The gRPC port (tests bind port 0).
     pub fn port(&self) -> u16 {
         self.listener.local_addr().map(|a| a.port()).unwrap_or_default()
@@ -235,6 +249,27 @@ where
         }
         ops.await??;
         Ok(())
+    }
+}
+
+/// `tick` at once, then every `interval`, until `shutdown` resolves (see [`Host::every`]).
+pub async fn periodically<F, Fut, E>(what: &'static str, interval: Duration, tick: F, shutdown: Shutdown)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<(), E>>,
+    E: Display,
+{
+    loop {
+        if let Err(error) = tick().await {
+            tracing::warn!(
+                error = format!("{error:#}"),
+                "{what}: a tick failed; retrying next tick"
+            );
+        }
+        tokio::select! {
+            () = shutdown.clone() => return,
+            () = tokio::time::sleep(interval) => {}
+        }
     }
 }
 

@@ -138,7 +138,7 @@ pub const PICTURE: &str = "^[^\\S\\x1c-\\x1f]*$|^/uploads/[A-Za-z0-9_-]{1,128}\\
 
 /// SPEC.md words two refusals of the account fields its own way (the rules are the schema's).
 const REQUIRED_FIELDS: &str = "Email, password, and full name are required";
-const SHORT_PASSWORD: &str = "Password must be at least 6 characters";
+const SHORT_PASSWORD: &str = "Password must be at least 10 characters.";
 
 fn spec_wording(detail: String) -> String {
     let account_field_missing = ["email", "password", "full_name"].iter().any(|field| {
@@ -148,7 +148,7 @@ fn spec_wording(detail: String) -> String {
     });
     if account_field_missing {
         REQUIRED_FIELDS.to_owned()
-    } else if detail == "password must be at least 6 characters" {
+    } else if detail == "password must be at least 10 characters" {
         SHORT_PASSWORD.to_owned()
     } else {
         detail

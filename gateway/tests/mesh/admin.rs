@@ -293,7 +293,7 @@ async fn creating_without_the_required_fields_or_with_a_short_password_is_a_400(
         ),
         (
             json!({"email": email(), "password": "12345", "full_name": "X"}),
-            "Password must be at least 6 characters",
+            "Password must be at least 10 characters.",
         ),
     ];
     for (body, message) in cases {
@@ -366,7 +366,7 @@ async fn a_short_new_password_is_refused_and_the_old_one_still_works() {
     .await;
 
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    assert_eq!(body["detail"], "Password must be at least 6 characters");
+    assert_eq!(body["detail"], "Password must be at least 10 characters.");
     let (status, _) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
     assert_eq!(status, StatusCode::OK);
     let (_, seen) = detail(&mesh, &admin, &made["user_id"]).await;

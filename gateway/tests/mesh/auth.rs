@@ -365,7 +365,7 @@ mod sign_up_and_in {
         .await;
 
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-        assert_eq!(body["detail"], "Password must be at least 6 characters");
+        assert_eq!(body["detail"], "Password must be at least 10 characters.");
     }
 
     #[tokio::test]

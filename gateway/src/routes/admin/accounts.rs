@@ -19,7 +19,7 @@ use crate::{
 /// A new user: email, password and full name are required; an empty one is refused with
 /// "Email, password, and full name are required".
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"email": "gym@example.com", "password": "secret1", "full_name": "Downtown Hoops",
+#[schema(example = json!({"email": "gym@example.com", "password": "Courtside-fixture-2026", "full_name": "Downtown Hoops",
                           "phone": null, "role": "gym"}))]
 pub struct CreateUserBody {
     #[serde(default)]
@@ -31,7 +31,7 @@ pub struct CreateUserBody {
     )]
     pub email: String,
     #[serde(default)]
-    #[schema(required = true, min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
+    #[schema(required = true, min_length = 10, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 100, pattern = "\\S")]
@@ -72,7 +72,7 @@ pub struct UpdateUserBody {
     pub role: Option<String>,
     /// A new password ends the user's sessions.
     #[serde(default)]
-    #[schema(min_length = 6, max_length = 128, pattern = "^[^\\x00]*$")]
+    #[schema(min_length = 10, max_length = 128, pattern = "^[^\\x00]*$")]
     pub password: Option<String>,
 }
 

@@ -1,4 +1,5 @@
 /** Small, readable server data for component tests. */
+import type { Booking } from '@/features/booking/api/get-bookings';
 import type { CalendarDay, Unbookable } from '@/features/booking/api/get-coach-calendar';
 import type {
   AvailabilitySlot,
@@ -83,3 +84,43 @@ export function calendarDay(date: string, reason: Unbookable | null = null, slot
     reason,
   };
 }
+
+/** Casey Jordan's pending session with Maya Thompson, 17:00-18:00 in Chicago on a Friday far
+ * ahead (2099-03-14, free to cancel until the day before). */
+export function booking(overrides: Partial<Booking> = {}): Booking {
+  return {
+    booking_id: 'b-1',
+    coach_id: 'coach-1',
+    coach_name: 'Maya Thompson',
+    client_id: 'client-1',
+    client_name: 'Casey Jordan',
+    slot_id: 'slot-1',
+    booking_date: '2025-03-14',
+    start_time: '17:00',
+    end_time: '18:00',
+    location_name: 'Eastside Rec',
+    time_zone: 'America/Chicago',
+    starts_at: '2099-03-14T22:00:00Z',
+    ends_at: '2099-03-14T23:00:00Z',
+    status: 'pending',
+    payment_status: 'pending',
+    created_at: '2025-03-01T10:00:00Z',
+    late_cancellation: false,
+    free_cancellation_until: '2099-03-13T22:00:00Z',
+    cancelled_by: null,
+    cancellation_reason: null,
+    rescheduled_from: null,
+    rescheduled_to: null,
+    review: null,
+    ...overrides,
+  };
+}
+
+/** The same session on 14 March 2025 itself (past for a test's clock after it). */
+export const booking2025 = (overrides: Partial<Booking> = {}): Booking =>
+  booking({
+    starts_at: '2025-03-14T22:00:00Z',
+    ends_at: '2025-03-14T23:00:00Z',
+    free_cancellation_until: '2025-03-13T22:00:00Z',
+    ...overrides,
+  });

@@ -1,40 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { clientDashboardApi } from '@/testing/dashboards';
+import { booking } from '@/testing/fixtures';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
-import type { Booking } from '../api/get-bookings';
 import type { ClientProfile } from '../api/get-client-profile';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
-
-function booking(overrides: Partial<Booking> = {}): Booking {
-  return {
-    slot_id: 'slot-1',
-    time_zone: 'America/Chicago',
-    starts_at: '2099-03-14T22:00:00Z',
-    ends_at: '2099-03-14T23:00:00Z',
-    late_cancellation: false,
-    free_cancellation_until: '2099-03-13T22:00:00Z',
-    cancelled_by: null,
-    cancellation_reason: null,
-    rescheduled_from: null,
-    rescheduled_to: null,
-    review: null,
-    booking_id: 'b-1',
-    coach_id: 'coach-1',
-    coach_name: 'Maya Thompson',
-    client_id: 'client-1',
-    client_name: 'Casey Jordan',
-    booking_date: '2025-03-14',
-    start_time: '17:00',
-    end_time: '18:00',
-    location_name: 'Eastside Rec',
-    status: 'pending',
-    payment_status: 'pending',
-    created_at: '2025-03-01T10:00:00Z',
-    ...overrides,
-  };
-}
 
 function profile(overrides: Partial<ClientProfile> = {}): ClientProfile {
   return {
@@ -56,7 +27,6 @@ function policy() {
     cancellation_window_minutes: 1440,
   };
 }
-
 
 describe('the client dashboard', () => {
   it('welcomes the client by first name, with the tiles and the empty states', async () => {

@@ -1,41 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientDashboardApi } from '@/testing/dashboards';
+import { booking2025 } from '@/testing/fixtures';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import { DEFAULT_POLICY } from '../utils/booking-policy';
-import type { Booking } from '../api/get-bookings';
 
 const client = makeUser({ user_id: 'client-1', full_name: 'Casey Jordan' });
-
-const booking: Booking = {
-  booking_id: 'b-1',
-  coach_id: 'coach-1',
-  coach_name: 'Maya Thompson',
-  client_id: 'client-1',
-  client_name: 'Casey Jordan',
-  slot_id: 'slot-1',
-  booking_date: '2025-03-14',
-  start_time: '17:00',
-  end_time: '18:00',
-  location_name: 'Eastside Rec',
-  time_zone: 'America/Chicago',
-  starts_at: '2025-03-14T22:00:00Z',
-  ends_at: '2025-03-14T23:00:00Z',
-  status: 'confirmed',
-  payment_status: 'pending',
-  created_at: '2025-03-01T10:00:00Z',
-  late_cancellation: false,
-  free_cancellation_until: '2025-03-13T22:00:00Z',
-  cancelled_by: null,
-  cancellation_reason: null,
-  rescheduled_from: null,
-  rescheduled_to: null,
-  review: null,
-};
 
 /** The client's dashboard with no profile; the coach's policy is the default one. */
 const rescheduleApi = (extra: Record<string, unknown>) =>
   clientDashboardApi({ 'GET /coach/policy/coach-1': DEFAULT_POLICY, ...extra });
+
+/** A confirmed session on Friday 14 March 2025. */
+const booking = booking2025({ status: 'confirmed' });
 
 const occurrence = (slotId: string, date: string, start: string, reason: string | null = null) => ({
   slot_id: slotId,

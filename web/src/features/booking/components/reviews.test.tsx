@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { coachProfile } from '@/testing/fixtures';
+import { booking2025, coachProfile } from '@/testing/fixtures';
 import { coachDashboardApi, coachPageApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
@@ -27,34 +27,8 @@ function review(overrides: Partial<Review> = {}): Review {
   };
 }
 
-function completed(overrides: Partial<Booking> = {}): Booking {
-  return {
-    booking_id: 'b-1',
-    coach_id: 'coach-1',
-    coach_name: 'Maya Thompson',
-    client_id: 'client-1',
-    client_name: 'Casey Jordan',
-    slot_id: 'slot-1',
-    booking_date: '2025-03-14',
-    start_time: '17:00',
-    end_time: '18:00',
-    location_name: 'Eastside Rec',
-    time_zone: 'America/Chicago',
-    starts_at: '2025-03-14T22:00:00Z',
-    ends_at: '2025-03-14T23:00:00Z',
-    status: 'completed',
-    payment_status: 'pending',
-    created_at: '2025-03-01T10:00:00Z',
-    late_cancellation: false,
-    free_cancellation_until: '2025-03-13T22:00:00Z',
-    cancelled_by: null,
-    cancellation_reason: null,
-    rescheduled_from: null,
-    rescheduled_to: null,
-    review: null,
-    ...overrides,
-  };
-}
+/** A session that took place. */
+const completed = (overrides: Partial<Booking> = {}) => booking2025({ status: 'completed', ...overrides });
 
 const noProfile = { status: 404, body: { detail: 'Client profile not found' } };
 

@@ -1,77 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { zonedInstant } from '@/lib/zoned-time';
 import { gymDashboardApi } from '@/testing/dashboards';
+import { gymFixtures } from '@/testing/gym-fixtures';
 import { makeUser, renderApp } from '@/testing/test-utils';
-import type { Court, CourtAvailability, CourtReservation, GymLocation, GymProfile } from '../api/types';
-
-
-/** starts_at and ends_at from the date and times on Chicago's wall clock, unless given. */
-function instants(o: { date?: string; start_time?: string; end_time?: string; starts_at?: string; ends_at?: string }) {
-  const date = o.date ?? '2025-03-13';
-  return {
-    starts_at: o.starts_at ?? zonedInstant(date, o.start_time ?? '09:00', 'America/Chicago')!.toISOString(),
-    ends_at: o.ends_at ?? zonedInstant(date, o.end_time ?? '10:00', 'America/Chicago')!.toISOString(),
-  };
-}
+import type { Court, GymLocation, GymProfile } from '../api/types';
 
 const gym = makeUser({ user_id: 'gym-1', role: 'gym', full_name: 'Downtown Athletic' });
-
-const location = (overrides: Partial<GymLocation> = {}): GymLocation => ({
-  location_id: 'loc-1',
-  gym_id: 'gym-1',
-  gym_name: 'Downtown Athletic',
-  name: 'Main Hall',
-  address: '1 Court Way',
-  city: 'Austin',
-  state: 'TX',
-  latitude: null,
-  longitude: null,
-  time_zone: 'America/Chicago',
-  ...overrides,
-});
-
-const court = (overrides: Partial<Court> = {}): Court => ({
-  court_id: 'court-1',
-  location_id: 'loc-1',
-  court_name: 'Court A',
-  court_type: 'basketball',
-  ...overrides,
-});
-
-const availability = (overrides: Partial<CourtAvailability> = {}): CourtAvailability => ({
-  availability_id: 'av-1',
-  court_id: 'court-1',
-  location_id: 'loc-1',
-  date: '2025-03-13',
-  start_time: '09:00',
-  end_time: '10:00',
-  is_reserved: false,
-  location_name: 'Main Hall',
-  court_name: 'Court A',
-  time_zone: 'America/Chicago',
-  reservation_id: null,
-  ...overrides,
-  ...instants(overrides),
-});
-
-const reservation = (overrides: Partial<CourtReservation> = {}): CourtReservation => ({
-  reservation_id: 'r-1',
-  availability_id: 'av-1',
-  coach_id: 'coach-1',
-  coach_name: 'Maya Thompson',
-  gym_name: 'Downtown Athletic',
-  location_name: 'Main Hall',
-  court_name: 'Court A',
-  date: '2025-03-13',
-  start_time: '09:00',
-  end_time: '10:00',
-  status: 'pending',
-  time_zone: 'America/Chicago',
-  cancellation_reason: null,
-  ...overrides,
-  ...instants(overrides),
-});
+const { location, court, availability, reservation } = gymFixtures('2025-03-13');
 
 const profile: GymProfile = { gym_id: 'gym-1', gym_name: 'Downtown Athletic', description: 'Six courts.', phone: '555-0100' };
 

@@ -37,6 +37,10 @@ pub struct Config {
     pub calendar_rate_limit_per_minute: u32,
     /// Fetches of calendar feeds (any, known or not) per client address per minute.
     pub calendar_rate_limit_per_address_per_minute: u32,
+    /// Live notification streams one person may hold open at a time, over every replica.
+    pub live_streams_per_user: u32,
+    /// Profile pictures one person may upload per UTC day.
+    pub uploads_per_user_per_day: u32,
     /// The deadline of every gRPC call.
     pub grpc_deadline: Duration,
     /// How often the host names in the `*_URL`s are resolved again.
@@ -89,6 +93,8 @@ impl Config {
             calendar_rate_limit_per_minute: env.parsed("CALENDAR_RATE_LIMIT_PER_MINUTE", 30),
             calendar_rate_limit_per_address_per_minute: env
                 .parsed("CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE", 600),
+            live_streams_per_user: env.parsed("LIVE_STREAMS_PER_USER", 5),
+            uploads_per_user_per_day: env.parsed("UPLOADS_PER_USER_PER_DAY", 20),
             grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
             resolver: None,

@@ -4,6 +4,7 @@
 
 mod auth;
 mod body_check;
+mod body_drain;
 mod body_rules;
 mod call;
 mod config;
@@ -12,6 +13,7 @@ mod extract;
 mod http_cache;
 mod ics;
 mod idempotency;
+mod limits;
 mod live;
 mod memo;
 mod names;
@@ -68,6 +70,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .merge(probes)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(body_drain::drain_refused))
         .layer(axum::middleware::from_fn(no_store::no_store))
         .layer(axum::middleware::from_fn_with_state(
             trusted,

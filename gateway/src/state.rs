@@ -35,6 +35,8 @@ pub struct Inner {
     pub bulk_reads: Arc<Semaphore>,
     /// This replica's subscription to new notifications, for the open streams.
     pub live: crate::live::Hub,
+    /// Live streams and uploads per person, counted over every replica.
+    pub limits: crate::limits::PersonLimits,
 }
 
 impl Deref for AppState {
@@ -84,6 +86,12 @@ impl AppState {
             memo: Memo::default(),
             bulk_reads: Arc::new(Semaphore::new(BULK_READS)),
             live: crate::live::Hub::new(&config.redis_url, &config.redis_namespace)?,
+            limits: crate::limits::PersonLimits::new(
+                &config.redis_url,
+                &config.redis_namespace,
+                config.live_streams_per_user,
+                config.uploads_per_user_per_day,
+            )?,
             config,
         })))
     }

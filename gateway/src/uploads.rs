@@ -2,8 +2,14 @@
 //! its type by its first bytes (never by the declared type or the file name), and write it to the
 //! upload directory under a random name nginx serves from `/uploads/`.
 //!
-//! Nothing the client sends reaches the file system but the bytes themselves: the name is a fresh
-//! UUID and the extension comes from the detected type.
+//! Nothing the client sends reaches the file system but the bytes themselves: the name is the
+//! owner's id and a fresh UUID (`<owner>-<random>.<ext>`), the extension from the detected type.
+//!
+//! One stored picture per person: the owner part of the name lets [`remove_pictures_of`] find a
+//! person's files without an index. A new upload removes the person's earlier uploads except the
+//! one their saved profile shows; saving the profile removes every other one (the replaced
+//! picture); deleting the user removes them all. So a person keeps one picture at rest, two only
+//! between an upload and the save that uses it.
 
 use std::path::Path;
 
@@ -58,9 +64,15 @@ impl ImageType {
     }
 }
 
-/// Reads the form (one field, `file`, and no other), checks the picture and stores it in `dir`;
-/// returns the stored file's name. Nothing is stored unless the whole form is right.
-pub async fn store_profile_picture(dir: &Path, mut multipart: Multipart) -> Result<String, ApiError> {
+/// Reads the form (one field, `file`, and no other), checks the picture and, once `admit` lets it
+/// in (the daily limit), stores it in `dir` as `owner`'s; returns the stored file's name. Nothing
+/// is stored unless the whole form is right.
+pub async fn store_profile_picture(
+    dir: &Path,
+    owner: Uuid,
+    mut multipart: Multipart,
+    admit: impl Future<Output = Result<(), ApiError>>,
+) -> Result<String, ApiError> {
     let mut picture: Option<Vec<u8>> = None;
     while let Some(mut field) = multipart.next_field().await.map_err(form_error)? {
         // The form has one field (the document says so: no other part is allowed).
@@ -84,12 +96,59 @@ pub async fn store_profile_picture(dir: &Path, mut multipart: Multipart) -> Resu
     })?;
     let kind = ImageType::sniff(&bytes)
         .ok_or_else(|| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, NOT_AN_IMAGE))?;
-    write(dir, kind, &bytes).await
+    admit.await?;
+    write(dir, owner, kind, &bytes).await
+}
+
+/// The start of every stored name of `owner`'s pictures.
+fn owner_prefix(owner: Uuid) -> String {
+    format!("{}-", owner.simple())
+}
+
+/// The stored name a `/uploads/<name>` URL points at.
+pub fn name_of(url: &str) -> Option<&str> {
+    url.strip_prefix("/uploads/")
+}
+
+/// Removes `owner`'s stored pictures but those named in `keep`; at best effort (what cannot be
+/// removed now is logged, and goes with the owner's next change).
+pub async fn remove_pictures_of(dir: &Path, owner: Uuid, keep: &[&str]) {
+    let prefix = owner_prefix(owner);
+    let mut entries = match tokio::fs::read_dir(dir).await {
+        Ok(entries) => entries,
+        Err(error) => {
+            tracing::warn!(%error, dir = %dir.display(), "old profile pictures not removed");
+            return;
+        }
+    };
+    loop {
+        let entry = match entries.next_entry().await {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(%error, "old profile pictures not all removed");
+                return;
+            }
+        };
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with(&prefix)
+            && !keep.contains(&name)
+            && let Err(error) = tokio::fs::remove_file(entry.path()).await
+        {
+            tracing::warn!(%error, name, "an old profile picture was not removed");
+        }
+    }
 }
 
 /// Writes under a temporary name first, so a half-written file is never served.
-async fn write(dir: &Path, kind: ImageType, bytes: &[u8]) -> Result<String, ApiError> {
-    let name = format!("{}.{}", Uuid::new_v4().simple(), kind.extension());
+async fn write(dir: &Path, owner: Uuid, kind: ImageType, bytes: &[u8]) -> Result<String, ApiError> {
+    let name = format!(
+        "{}{}.{}",
+        owner_prefix(owner),
+        Uuid::new_v4().simple(),
+        kind.extension()
+    );
     let partial = dir.join(format!(".{name}.part"));
     let result = async {
         let mut file = tokio::fs::OpenOptions::new()

@@ -1,14 +1,20 @@
 //! `/client`: the client's profile (identity-svc) and the profile picture upload (the gateway
 //! writes the file; see `crate::uploads`).
+//!
+//! A client's profile (a minor's age and grade among it) is read by the client, by the coaches
+//! they have booked (any status: booking-svc's `HasBookingWithClient`) and by admins; to anyone
+//! else it is as absent as a profile that does not exist (404).
 
 use axum::{
     extract::{DefaultBodyLimit, Multipart, State, multipart::MultipartRejection},
     http::StatusCode,
 };
-use proto::identity::v1 as pb;
+use platform::auth::Role;
+use proto::{booking::v1 as bpb, identity::v1 as pb};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::UtoipaMethodRouter, routes};
+use uuid::Uuid;
 
 use crate::{
     call,
@@ -102,16 +108,41 @@ impl From<ClientProfileBody> for pb::ClientProfileFields {
     }
 }
 
-/// A client's profile; 404 when they have none yet.
+/// The answer to anyone who may not read a client's profile: the same as no profile.
+fn no_profile() -> ApiError {
+    ApiError::not_found("This client has no profile you can see.")
+}
+
+/// Whether the caller may read `client_id`'s profile: their own, a coach they booked, an admin.
+async fn may_read_profile(state: &AppState, session: &Session, client_id: &str) -> Result<bool, ApiError> {
+    let caller = &session.caller;
+    if caller.role == Role::Admin || client_id.parse::<Uuid>().ok() == Some(caller.user_id) {
+        return Ok(true);
+    }
+    if caller.role != Role::Coach {
+        return Ok(false);
+    }
+    let message = bpb::HasBookingWithClientRequest {
+        client_id: client_id.to_owned(),
+    };
+    let reply = call::read!(state, booking.has_booking_with_client, Some(session), message).await?;
+    Ok(reply.booked)
+}
+
+/// A client's profile, for the client, a coach they have booked (in any status) or an admin; 404
+/// when they have none yet, and to anyone else.
 #[utoipa::path(get, path = "/client/profile/{user_id}", tag = "client",
     params(("user_id" = String, Path, format = Uuid, description = "The client's user id")),
     responses((status = 200, description = "The profile", body = ClientProfile),
-              (status = 404, description = "No profile yet", body = ErrorBody)))]
+              (status = 404, description = "No profile yet, or not one the caller may see", body = ErrorBody)))]
 pub(crate) async fn get_client_profile(
     State(state): State<AppState>,
     session: Session,
     PathId(user_id): PathId,
 ) -> Result<axum::Json<ClientProfile>, ApiError> {
+    if !may_read_profile(&state, &session, &user_id).await? {
+        return Err(no_profile());
+    }
     let message = pb::GetClientProfileRequest { user_id };
     let reply = call::read!(state, identity.get_client_profile, Some(&session), message).await?;
     Ok(axum::Json(profile(reply.profile)?))
@@ -130,7 +161,33 @@ pub(crate) async fn create_client_profile(
         fields: Some(body.into()),
     };
     let reply = call::write!(state, identity.create_client_profile, Some(&session), message).await?;
-    Ok((StatusCode::CREATED, axum::Json(profile(reply.profile)?)))
+    let profile = profile(reply.profile)?;
+    keep_only_saved_picture(&state, &session, &profile).await;
+    Ok((StatusCode::CREATED, axum::Json(profile)))
+}
+
+/// Removes the caller's stored pictures but the one their saved profile shows: the replaced one,
+/// and uploads never saved.
+async fn keep_only_saved_picture(state: &AppState, session: &Session, saved: &ClientProfile) {
+    let keep: Vec<&str> = saved
+        .profile_picture_url
+        .as_deref()
+        .and_then(uploads::name_of)
+        .into_iter()
+        .collect();
+    uploads::remove_pictures_of(&state.config.upload_dir, session.caller.user_id, &keep).await;
+}
+
+/// The picture the caller's saved profile shows, if any; `Err` when it cannot be told now.
+async fn saved_picture(state: &AppState, session: &Session) -> Result<Option<String>, ApiError> {
+    let message = pb::GetClientProfileRequest {
+        user_id: session.caller.user_id.to_string(),
+    };
+    match call::read!(state, identity.get_client_profile, Some(session), message).await {
+        Ok(reply) => Ok(reply.profile.and_then(|p| p.profile_picture_url)),
+        Err(error) if error.status == StatusCode::NOT_FOUND => Ok(None),
+        Err(error) => Err(error),
+    }
 }
 
 /// Update the caller's own profile (never anyone else's).
@@ -146,7 +203,9 @@ pub(crate) async fn update_client_profile(
         fields: Some(body.into()),
     };
     let reply = call::write!(state, identity.update_client_profile, Some(&session), message).await?;
-    Ok(axum::Json(profile(reply.profile)?))
+    let profile = profile(reply.profile)?;
+    keep_only_saved_picture(&state, &session, &profile).await;
+    Ok(axum::Json(profile))
 }
 
 /// The upload form: one field, `file`, and no other.
@@ -169,16 +228,20 @@ pub struct ProfilePictureUrl {
 /// Upload a profile picture; answers the URL to save in the profile.
 ///
 /// The type is decided by the file's bytes, never by its declared type or name, and the file is
-/// stored under a random name.
+/// stored under a random name. A person uploads at most `UPLOADS_PER_USER_PER_DAY` pictures a day
+/// (20 unless configured), and keeps one: earlier uploads not saved in the profile are removed,
+/// and the saved one once the profile is saved with another.
 #[utoipa::path(post, path = "/client/upload-profile-picture", tag = "client",
     request_body(content = ProfilePictureForm, content_type = "multipart/form-data"),
     responses((status = 201, description = "Picture stored", body = ProfilePictureUrl),
               (status = 400, description = "No field named file, a field other than file, or a malformed form", body = ErrorBody),
               (status = 413, description = "Image size must be less than 5MB", body = ErrorBody),
-              (status = 415, description = "Please select an image file", body = ErrorBody)))]
+              (status = 415, description = "Please select an image file", body = ErrorBody),
+              (status = 429, description = "Every upload of the day is used", body = ErrorBody,
+                  headers(("Retry-After" = u64, description = "Seconds until the next day (UTC)")))))]
 pub(crate) async fn upload_profile_picture(
     State(state): State<AppState>,
-    _session: Session,
+    session: Session,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(StatusCode, axum::Json<ProfilePictureUrl>), ApiError> {
     let multipart = multipart.map_err(|_| {
@@ -187,7 +250,20 @@ pub(crate) async fn upload_profile_picture(
             "Send the picture as multipart/form-data with a field named file.",
         )
     })?;
-    let name = uploads::store_profile_picture(&state.config.upload_dir, multipart).await?;
+    let owner = session.caller.user_id;
+    let admit = state.limits.count_upload(owner);
+    let name = uploads::store_profile_picture(&state.config.upload_dir, owner, multipart, admit).await?;
+    match saved_picture(&state, &session).await {
+        Ok(saved) => {
+            let saved = saved.as_deref().and_then(uploads::name_of);
+            let keep: Vec<&str> = [Some(name.as_str()), saved].into_iter().flatten().collect();
+            uploads::remove_pictures_of(&state.config.upload_dir, owner, &keep).await;
+        }
+        // Removed with the next upload or save instead.
+        Err(error) => {
+            tracing::warn!(detail = %error.detail, "earlier uploads kept: the saved profile is unknown")
+        }
+    }
     Ok((
         StatusCode::CREATED,
         axum::Json(ProfilePictureUrl {

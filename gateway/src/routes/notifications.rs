@@ -30,6 +30,7 @@ use crate::{
     call,
     error::ApiError,
     extract::{Json, PathId, Session},
+    limits::StreamLease,
     live::Announced,
     pages::Paging,
     state::AppState,
@@ -178,13 +179,16 @@ pub(crate) async fn mark_all_read(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// An open stream: its owner, their token, what this replica announces.
+/// An open stream: its owner, their token, what this replica announces, and its place among the
+/// owner's streams (given back when the stream is dropped).
 struct Open {
     state: AppState,
     token: Arc<str>,
     user_id: Uuid,
     announced: Receiver<Announced>,
     recheck: tokio::time::Interval,
+    lease: Option<StreamLease>,
+    renew: tokio::time::Interval,
 }
 
 /// The owner's next notification, or `None` when the stream must end (the token no longer in
@@ -202,6 +206,11 @@ async fn next_event(open: &mut Open) -> Option<Event> {
                 }
                 Err(RecvError::Closed) => return None,
             },
+            _ = open.renew.tick() => {
+                if let Some(lease) = &open.lease {
+                    lease.renew().await;
+                }
+            }
             _ = open.recheck.tick() => {
                 if let Err(error) = crate::auth::session(&open.state, &open.token).await
                     && error.status == StatusCode::UNAUTHORIZED
@@ -218,15 +227,26 @@ async fn next_event(open: &mut Open) -> Option<Event> {
 /// `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
 /// stops being in force (sign-out, a changed password or role). Read the inbox again whenever
 /// the stream (re)opens: what was announced while it was closed is only there.
+///
+/// One person holds at most `LIVE_STREAMS_PER_USER` streams at a time (5 unless configured), over
+/// every gateway: one more is a 429 until one of them closes.
 #[utoipa::path(get, path = "/notifications/stream", tag = "notifications",
-    responses((status = 200, description = "The stream of new notifications", content_type = "text/event-stream", body = String)))]
-pub(crate) async fn stream(State(state): State<AppState>, session: Session) -> Response {
+    responses((status = 200, description = "The stream of new notifications", content_type = "text/event-stream", body = String),
+              (status = 429, description = "Every live stream this person may hold is open", body = crate::error::ErrorBody,
+                  headers(("Retry-After" = u64, description = "Seconds until a stream of a gone gateway frees its place at the latest")))))]
+pub(crate) async fn stream(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
+    let lease = state.limits.open_stream(session.caller.user_id).await?;
     let announced = state.live.subscribe().await;
     let open = Open {
         token: session.token.clone(),
         user_id: session.caller.user_id,
         announced,
         recheck: tokio::time::interval_at(tokio::time::Instant::now() + RECHECK, RECHECK),
+        lease,
+        renew: tokio::time::interval_at(
+            tokio::time::Instant::now() + crate::limits::LEASE_RENEW,
+            crate::limits::LEASE_RENEW,
+        ),
         state,
     };
     let connected = futures::stream::once(async { Ok(Event::default().comment("connected")) });
@@ -243,7 +263,7 @@ pub(crate) async fn stream(State(state): State<AppState>, session: Session) -> R
     response
         .headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    Ok(response)
 }
 
 /// Which notifications the signed-in person also gets by email, by category (every one until

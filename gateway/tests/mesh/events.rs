@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// Polls until `check` holds: events arrive asynchronously. Gives up after ten seconds.
-async fn eventually<F, Fut>(mut check: F) -> bool
+pub async fn eventually<F, Fut>(mut check: F) -> bool
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = bool>,

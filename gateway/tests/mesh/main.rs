@@ -17,6 +17,7 @@ mod gym;
 mod hostile;
 mod idempotency;
 mod lifecycle;
+mod limits;
 mod matrix;
 mod memo;
 mod notifications;

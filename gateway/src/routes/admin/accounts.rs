@@ -148,8 +148,14 @@ pub(crate) async fn delete_user(
     session: Session,
     PathId(user_id): PathId,
 ) -> Result<StatusCode, ApiError> {
-    let message = pb::DeleteUserRequest { user_id };
+    let message = pb::DeleteUserRequest {
+        user_id: user_id.clone(),
+    };
     call::write!(state, identity.delete_user, Some(&session), message).await?;
+    // Their profile pictures go with them.
+    if let Ok(owner) = user_id.parse() {
+        crate::uploads::remove_pictures_of(&state.config.upload_dir, owner, &[]).await;
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -150,6 +150,9 @@ load_config() {
   fi
   CALENDAR_RATE_LIMIT_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_MINUTE:-30}"
   CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE:-600}"
+  LIVE_STREAMS_PER_USER="${LIVE_STREAMS_PER_USER:-5}"
+  UPLOADS_PER_USER_PER_DAY="${UPLOADS_PER_USER_PER_DAY:-20}"
+  MAX_PENDING_BOOKINGS_PER_COACH="${MAX_PENDING_BOOKINGS_PER_COACH:-3}"
 }
 
 # Replicas: an instance is a process's name (its first replica) or the name with -K (its K-th).
@@ -246,6 +249,8 @@ process_env() {
       echo "PUBLIC_URL=$PUBLIC_URL"
       echo "CALENDAR_RATE_LIMIT_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_MINUTE"
       echo "CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE"
+      echo "LIVE_STREAMS_PER_USER=$LIVE_STREAMS_PER_USER"
+      echo "UPLOADS_PER_USER_PER_DAY=$UPLOADS_PER_USER_PER_DAY"
       ;;
     *)
       echo "DATABASE_URL=$(service_database_url "$(process_of "$name")")"
@@ -263,6 +268,7 @@ process_env() {
       ;;
     booking-svc)
       echo "COACHING_URL=$(urls_of coaching-svc)"
+      echo "MAX_PENDING_BOOKINGS_PER_COACH=$MAX_PENDING_BOOKINGS_PER_COACH"
       echo "GRPC_RESOLVE_INTERVAL_MS=$GRPC_RESOLVE_INTERVAL_MS"
       ;;
   esac

@@ -210,6 +210,7 @@ e2e_env() { # the second mesh's settings, beside a running default one (E2E_* mo
     REDIS_NAMESPACE="courtside-e2e-$(date +%s)" \
     AUTH_RATE_LIMIT_PER_MINUTE=100000 AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=100000 \
     CALENDAR_RATE_LIMIT_PER_MINUTE=100000 CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=100000 \
+    MAX_PENDING_BOOKINGS_PER_COACH=100000 \
     RUST_LOG="${E2E_RUST_LOG:-info}" "$@"
 }
 
@@ -371,8 +372,8 @@ stage_compose() {
   # The gateway re-resolves booking-svc every second here; give it a round to see all three.
   sleep 3
 
-  step "one booking flow through nginx: coach and client register, profile, location, slot, 30 bookings, the coach sees them"
-  local suffix coach coach_id client slot location n date
+  step "one booking flow through nginx: coach and client register, profile, location, slot, 30 bookings (each approved: a client holds at most 3 pending with a coach), the coach sees them"
+  local suffix coach coach_id client slot location n date booking
   suffix="$(date +%s%N)"
   coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"Courtside-fixture-2026\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
   coach_id="$(field user user_id <<<"$coach")"
@@ -383,7 +384,8 @@ stage_compose() {
   slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"Wednesday\",\"start_time\":\"17:00\",\"end_time\":\"18:00\",\"location_id\":\"$location\"}" | field slot_id)"
   for n in $(seq 0 29); do
     date="$(date -d "next wednesday + $((14 + 7 * n)) days" +%F)"
-    api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$slot\",\"booking_date\":\"$date\"}" >/dev/null
+    booking="$(api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$slot\",\"booking_date\":\"$date\"}" | field booking_id)"
+    api PATCH "/coach/bookings/$booking/approve" "$coach" >/dev/null
   done
   local seen
   seen="$(api GET /bookings "$coach" | python3 -c 'import json, sys; v = json.load(sys.stdin); v = v.get("bookings", v) if isinstance(v, dict) else v; print(len(v))')"

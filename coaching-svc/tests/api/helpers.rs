@@ -1,7 +1,5 @@
 //! Starts coaching-svc in-process and offers typed helpers; tests keep their assertions in view.
 
-use std::time::Duration;
-
 use chrono::{Days, Utc};
 use platform::{
     auth::{Role, TokenSigner},
@@ -307,17 +305,4 @@ pub fn failure<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) -> Str
     }
 }
 
-/// Polls `check` until it holds (events are applied asynchronously), for at most ten seconds.
-pub async fn eventually<F, Fut>(what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = bool>,
-{
-    for _ in 0..400 {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("never happened: {what}");
-}
+pub use platform::testing::until as eventually;

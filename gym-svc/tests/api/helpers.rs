@@ -409,20 +409,7 @@ impl TestApp {
     }
 }
 
-/// Waits until `check` holds, polling; panics after 15 seconds.
-pub async fn eventually<F, Fut>(what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = bool>,
-{
-    for _ in 0..300 {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting until {what}");
-}
+pub use platform::testing::until as eventually;
 
 impl TestApp {
     /// Every event in gym's outbox, in order: (type, reservation_id).

@@ -47,6 +47,35 @@ pub fn any_port() -> SocketAddr {
     ([127, 0, 0, 1], 0).into()
 }
 
+/// Polls `probe` until it yields `Some` (background work: an event applied, a letter sent), every
+/// 25 ms for at most fifteen seconds, and answers what it yielded; panics naming `what` after that.
+pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    for _ in 0..600 {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// [`eventually`] for a `check` that holds or not.
+pub async fn until<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    eventually(what, || {
+        let holds = check();
+        async move { holds.await.then_some(()) }
+    })
+    .await
+}
+
 /// A fresh, empty database for one test (`t_<suite>_<random>`), as its URL.
 pub async fn fresh_database(suite: &str) -> String {
     let name = format!("t_{suite}_{}", Uuid::new_v4().simple());

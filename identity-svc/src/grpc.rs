@@ -24,8 +24,8 @@ use uuid::Uuid;
 use crate::{
     audit,
     domain::{
-        self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
-        RawUserChanges, Target, UserChanges, UserFilter, notice, parse_role,
+        self, Email, FeedSecret, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields,
+        RawProfileFields, RawUserChanges, Target, UserChanges, UserFilter, notice, parse_role,
     },
     error::Error,
     feeds,
@@ -618,6 +618,10 @@ impl Identity for IdentityService {
             },
         )
         .await?;
+        if plan.bump_token_version {
+            // A new role or password ends the calendar feed's address with the sessions.
+            feeds::close(&mut *tx, user_id).await?;
+        }
         let fields = audit::updated(&current, &user, changes.password.is_some());
         store::record_audit(&mut *tx, &audit.entry(audit::USER_UPDATED, &current, fields)).await?;
         for event in &plan.events {
@@ -766,6 +770,8 @@ impl Identity for IdentityService {
             .into_iter()
             .filter(|s| s.jti != caller.jti)
             .collect();
+        // Signing out everywhere ends the calendar feed's address too.
+        feeds::close(&self.db, caller.user_id).await?;
         self.end_sessions(&others).await?;
         Ok(Response::new(pb::EndOtherSessionsResponse {
             ended: u32::try_from(others.len()).unwrap_or(u32::MAX),
@@ -777,9 +783,10 @@ impl Identity for IdentityService {
         request: Request<pb::GetCalendarFeedRequest>,
     ) -> Result<Response<pb::GetCalendarFeedResponse>, Status> {
         let caller = self.current_caller(&request, &feeds::ROLES).await?;
+        // Empty when the caller has a feed already: only its hash is kept.
         let secret = feeds::secret_of(&self.db, &caller).await?;
         Ok(Response::new(pb::GetCalendarFeedResponse {
-            secret: secret.into_string(),
+            secret: secret.map(FeedSecret::into_string).unwrap_or_default(),
         }))
     }
 

@@ -6,8 +6,8 @@
 //! the answer waits for the same work either way, one insert into `identity.reset_request`
 //! ([`ask`]). The reset issuer ([`Issuer`]) turns the requests of real accounts into tokens and
 //! letters moments later, and drops the others. A reset replaces the password, ends every session
-//! (the token version moves, as an admin's password change does) and deletes every reset token of
-//! the user, so an earlier link stops working with the one used.
+//! (the token version moves, as an admin's password change does) and the calendar feed's address,
+//! and deletes every reset token of the user, so an earlier link stops working with the one used.
 //!
 //! Limits (issue 32): at most `RESET_LETTERS_PER_EMAIL_PER_HOUR` letters go to one account in an
 //! hour (the answer stays 202, the further requests are dropped); a reset looks its token up
@@ -209,6 +209,8 @@ pub async fn reset(
         .ok_or_else(|| Error::Invalid(NO_SUCH_LINK.into()))?;
     delete_tokens_of(&mut *tx, user_id).await?;
     let user = set_password(&mut tx, user_id, hash).await?;
+    // The calendar feed's address ends with the sessions.
+    crate::feeds::close(&mut *tx, user_id).await?;
     let rows = inbox::write(
         &mut tx,
         &[notice::password_changed(user.user_id, &user.role)],

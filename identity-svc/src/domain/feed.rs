@@ -1,8 +1,10 @@
 //! A calendar feed's secret: 256 random bits written as 43 URL-safe characters (base64url without
-//! padding), the part of the feed's address that stands in for a token.
+//! padding), the part of the feed's address that stands in for a token. The database keeps only
+//! its SHA-256 ([`FeedSecret::hash`]): a copy of it opens no one's calendar.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use rand::{RngCore, rngs::OsRng};
+use sha2::{Digest, Sha256};
 
 /// How many characters a secret has.
 pub const SECRET_LEN: usize = 43;
@@ -28,13 +30,13 @@ impl FeedSecret {
         shaped.then(|| FeedSecret(raw.to_owned()))
     }
 
-    /// A secret the database holds (made by [`FeedSecret::generate`]).
-    pub fn stored(secret: String) -> Self {
-        FeedSecret(secret)
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
+    /// What the database keeps and looks feeds up by: the SHA-256 of the secret, in hex. A
+    /// 256-bit random secret needs no salt nor slow hash: it cannot be guessed from its hash.
+    pub fn hash(&self) -> String {
+        Sha256::digest(self.0.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     pub fn into_string(self) -> String {
@@ -57,8 +59,11 @@ mod tests {
     fn a_new_secret_has_the_shape_parse_accepts_and_differs_from_the_next() {
         let one = FeedSecret::generate();
         let two = FeedSecret::generate();
-        assert_eq!(one.as_str().len(), SECRET_LEN);
-        assert_eq!(FeedSecret::parse(one.as_str()), Some(one.clone()));
+        assert_eq!(one.clone().into_string().as_str().len(), SECRET_LEN);
+        assert_eq!(
+            FeedSecret::parse(one.clone().into_string().as_str()),
+            Some(one.clone())
+        );
         assert_ne!(one, two);
     }
 
@@ -78,8 +83,22 @@ mod tests {
     }
 
     #[test]
+    fn the_hash_is_64_hex_digits_and_differs_per_secret() {
+        let one = FeedSecret::generate();
+        assert_eq!(one.hash().len(), 64);
+        assert_eq!(
+            FeedSecret::parse(one.clone().into_string().as_str())
+                .unwrap()
+                .hash(),
+            one.hash()
+        );
+        assert_ne!(one.hash(), FeedSecret::generate().hash());
+        assert!(!one.hash().contains(&one.clone().into_string()));
+    }
+
+    #[test]
     fn debug_shows_only_the_start() {
         let secret = FeedSecret::generate();
-        assert!(!format!("{secret:?}").contains(secret.as_str()));
+        assert!(!format!("{secret:?}").contains(&secret.clone().into_string()));
     }
 }

@@ -1,11 +1,12 @@
-//! Calendar feeds: a client's, coach's or gym's secret, made on the first ask and the same on
-//! every ask after; a reset replaces it and the old one opens nothing at once; the gateway learns
-//! whose feed a secret opens, with the owner's role now.
+//! Calendar feeds: a client's, coach's or gym's secret, made and shown on the first ask and kept
+//! only hashed, so later asks say a feed exists without its secret; a reset replaces it and the
+//! old one opens nothing at once, as do signing out everywhere, a password change or reset and a
+//! role change; the gateway learns whose feed a secret opens, with the owner's role now.
 
 use proto::identity::v1 as pb;
 use tonic::Code;
 
-use crate::helpers::{TestApp, authed, refused};
+use crate::helpers::{PASSWORD, TestApp, authed, refused};
 
 async fn feed(app: &TestApp, token: &str) -> Result<String, tonic::Status> {
     Ok(app
@@ -36,12 +37,12 @@ async fn resolve(app: &TestApp, secret: &str) -> Result<pb::ResolveCalendarFeedR
 }
 
 #[tokio::test]
-async fn a_feed_is_made_on_the_first_ask_and_the_same_secret_answers_after() {
+async fn a_feed_is_made_and_shown_on_the_first_ask_and_kept_only_hashed() {
     let app = TestApp::start().await;
     let (token, user) = app.register("client").await;
 
     let first = feed(&app, &token).await.expect("a feed");
-    let second = feed(&app, &token).await.expect("the same feed");
+    let second = feed(&app, &token).await.expect("the feed exists");
 
     assert_eq!(first.len(), 43, "{first}");
     assert!(
@@ -49,9 +50,15 @@ async fn a_feed_is_made_on_the_first_ask_and_the_same_secret_answers_after() {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     );
-    assert_eq!(first, second);
+    assert_eq!(second, "", "the secret is not kept, so it is not shown again");
     let owner = resolve(&app, &first).await.expect("the secret opens the feed");
     assert_eq!((owner.user_id, owner.role), (user.user_id, "client".to_owned()));
+    let stored: String = sqlx::query_scalar("select secret_hash from identity.calendar_feed")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 64);
+    assert!(!stored.contains(&first), "only the hash is stored");
 }
 
 #[tokio::test]
@@ -89,8 +96,8 @@ async fn a_reset_gives_a_new_secret_and_the_old_one_opens_nothing_at_once() {
     );
     assert_eq!(
         feed(&app, &token).await.expect("the feed"),
-        new,
-        "the dashboard shows the new one"
+        "",
+        "shown once, by the reset"
     );
 }
 
@@ -101,7 +108,8 @@ async fn a_reset_before_any_feed_makes_one() {
 
     let secret = reset(&app, &token).await.expect("a secret");
 
-    assert_eq!(feed(&app, &token).await.expect("the feed"), secret);
+    assert_eq!(feed(&app, &token).await.expect("the feed"), "");
+    resolve(&app, &secret).await.expect("the secret opens the feed");
 }
 
 #[tokio::test]
@@ -162,4 +170,100 @@ async fn a_deleted_users_feed_opens_nothing() {
         .expect("the admin deletes the user");
 
     refused(resolve(&app, &secret).await, Code::NotFound);
+}
+
+/// The feed's address ends with the sessions: after `end`, the old secret opens nothing and the
+/// next ask makes and shows a new one.
+async fn assert_rotated(app: &TestApp, token: &str, old: &str) {
+    refused(resolve(app, old).await, Code::NotFound);
+    let new = feed(app, token).await.expect("a new feed");
+    assert_eq!(new.len(), 43, "a new address is made and shown");
+    assert_ne!(new, old);
+}
+
+#[tokio::test]
+async fn signing_out_everywhere_ends_the_feeds_address() {
+    let app = TestApp::start().await;
+    let (token, user) = app.register("client").await;
+    app.login(&user.email, PASSWORD).await.unwrap();
+    let old = feed(&app, &token).await.expect("a feed");
+
+    app.client()
+        .end_other_sessions(authed(pb::EndOtherSessionsRequest {}, &token))
+        .await
+        .expect("signed out everywhere else");
+
+    assert_rotated(&app, &token, &old).await;
+}
+
+#[tokio::test]
+async fn a_password_change_or_a_role_change_ends_the_feeds_address() {
+    let app = TestApp::start().await;
+    let (admin, _) = app.admin().await;
+    for change in [
+        pb::UpdateUserRequest {
+            password: Some(platform::testing::NEW_FIXTURE_PASSWORD.into()),
+            ..Default::default()
+        },
+        pb::UpdateUserRequest {
+            role: Some("gym".into()),
+            ..Default::default()
+        },
+    ] {
+        let (token, user) = app.register("coach").await;
+        let old = feed(&app, &token).await.expect("a feed");
+
+        app.client()
+            .update_user(authed(
+                pb::UpdateUserRequest {
+                    user_id: user.user_id.clone(),
+                    ..change
+                },
+                &admin,
+            ))
+            .await
+            .expect("the admin's change");
+
+        let (token, _) = app
+            .login(&user.email, platform::testing::NEW_FIXTURE_PASSWORD)
+            .await
+            .or(app.login(&user.email, PASSWORD).await)
+            .expect("signed in again");
+        assert_rotated(&app, &token, &old).await;
+    }
+}
+
+#[tokio::test]
+async fn a_password_reset_ends_the_feeds_address() {
+    let app = TestApp::start().await;
+    let (token, user) = app.register("client").await;
+    let old = feed(&app, &token).await.expect("a feed");
+    app.client()
+        .forgot_password(pb::ForgotPasswordRequest {
+            email: user.email.clone(),
+        })
+        .await
+        .unwrap();
+    let body: String = crate::helpers::eventually("the reset letter", || async {
+        sqlx::query_scalar::<_, String>("select text_body from identity.mail where reset_for is not null")
+            .fetch_optional(&app.db)
+            .await
+            .unwrap()
+    })
+    .await;
+    let at = body.find("#token=").expect("a reset link") + "#token=".len();
+
+    app.client()
+        .reset_password(pb::ResetPasswordRequest {
+            token: body[at..at + 43].to_owned(),
+            password: platform::testing::NEW_FIXTURE_PASSWORD.into(),
+        })
+        .await
+        .expect("reset");
+
+    let (token, _) = app
+        .login(&user.email, platform::testing::NEW_FIXTURE_PASSWORD)
+        .await
+        .unwrap();
+    assert_rotated(&app, &token, &old).await;
 }

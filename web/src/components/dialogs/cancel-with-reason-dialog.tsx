@@ -1,5 +1,6 @@
 import { Loader2 } from 'lucide-react';
 import * as React from 'react';
+import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -11,6 +12,7 @@ import {
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { errorMessage } from '@/lib/api-client';
 
 /** The longest reason the dialog takes (the services keep short reasons). */
 export const MAX_REASON_LENGTH = 500;
@@ -31,6 +33,29 @@ interface CancelWithReasonDialogProps {
   confirmDisabled?: boolean;
   /** Runs the cancel; resolves true when done (the dialog closes), false to stay open. */
   onConfirm: (reason: string) => Promise<boolean>;
+}
+
+/**
+ * The usual `onConfirm`: runs `write(reason)`, says `done` and closes the dialog; or says the
+ * server's detail (else `failed`) and stays open for another try.
+ */
+export function confirmWrite(
+  write: (reason: string) => Promise<unknown>,
+  done: string,
+  failed: string,
+  close: () => void,
+) {
+  return async (reason: string) => {
+    try {
+      await write(reason);
+      toast.success(done);
+      close();
+      return true;
+    } catch (error) {
+      toast.error(errorMessage(error, failed));
+      return false;
+    }
+  };
 }
 
 /**

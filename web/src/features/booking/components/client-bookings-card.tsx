@@ -1,15 +1,14 @@
 import { CalendarX2, Check, Inbox, Loader2, UserX, X } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
+import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
+import { useActions } from '@/lib/use-actions';
 import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
@@ -76,49 +75,12 @@ export function ClientBookingsCard({ className }: { className?: string }) {
 }
 
 function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Date; linked: LinkedRowProps }) {
-  const [busy, setBusy] = React.useState<'approve' | 'deny' | 'no-show' | null>(null);
+  const { busy, run } = useActions<'approve' | 'deny' | 'no-show'>();
   const [cancelling, setCancelling] = React.useState(false);
-
-  async function review(action: 'approve' | 'deny') {
-    setBusy(action);
-    try {
-      if (action === 'approve') {
-        await approveBooking(booking.booking_id);
-        toast.success('Booking approved!');
-      } else {
-        await denyBooking(booking.booking_id);
-        toast.success('Booking denied');
-      }
-    } catch (error) {
-      toast.error(errorMessage(error, action === 'approve' ? 'Failed to approve booking' : 'Failed to deny booking'));
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function noShow() {
-    setBusy('no-show');
-    try {
-      await markNoShow(booking.booking_id);
-      toast.success('Marked as no-show');
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to mark no-show'));
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function cancel(reason: string) {
-    try {
-      await coachCancelBooking(booking.booking_id, reason);
-      toast.success('Session cancelled');
-      setCancelling(false);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to cancel session'));
-      return false;
-    }
-  }
+  const id = booking.booking_id;
+  const approve = () => run('approve', () => approveBooking(id), 'Booking approved!', 'Failed to approve booking');
+  const deny = () => run('deny', () => denyBooking(id), 'Booking denied', 'Failed to deny booking');
+  const noShow = () => run('no-show', () => markNoShow(id), 'Marked as no-show', 'Failed to mark no-show');
 
   return (
     <li
@@ -138,11 +100,11 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
       <div className="flex shrink-0 flex-wrap items-center gap-2">
         {booking.status === 'pending' ? (
           <>
-            <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void review('approve')}>
+            <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void approve()}>
               {busy === 'approve' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
               Approve
             </Button>
-            <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void review('deny')}>
+            <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void deny()}>
               {busy === 'deny' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
               Deny
             </Button>
@@ -187,7 +149,12 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
         reasonLabel="Reason for the client (optional)"
         keepLabel="Keep session"
         confirmLabel="Cancel session"
-        onConfirm={cancel}
+        onConfirm={confirmWrite(
+          (reason) => coachCancelBooking(booking.booking_id, reason),
+          'Session cancelled',
+          'Failed to cancel session',
+          () => setCancelling(false),
+        )}
       />
     </li>
   );

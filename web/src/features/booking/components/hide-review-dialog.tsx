@@ -1,6 +1,5 @@
 import { toast } from 'sonner';
-import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
-import { errorMessage } from '@/lib/api-client';
+import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { hideReview } from '../api/hide-review';
 import type { Review } from '../api/post-review';
 
@@ -17,20 +16,13 @@ export function HideReviewDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const write = confirmWrite((reason) => hideReview(review, reason), 'Review hidden', 'Failed to hide review', () =>
+    onOpenChange(false),
+  );
   async function hide(reason: string) {
-    if (!reason.trim()) {
-      toast.error('Please say why the review is hidden');
-      return false;
-    }
-    try {
-      await hideReview(review, reason);
-      toast.success('Review hidden');
-      onOpenChange(false);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to hide review'));
-      return false;
-    }
+    if (reason.trim()) return write(reason);
+    toast.error('Please say why the review is hidden');
+    return false;
   }
 
   return (

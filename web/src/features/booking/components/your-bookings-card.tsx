@@ -1,15 +1,13 @@
 import { CalendarX2, Plus, Search } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
+import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
@@ -170,18 +168,6 @@ function ClientCancelDialog({
 }) {
   const late = open && cancelWouldBeLate(booking, new Date());
 
-  async function cancel(reason: string) {
-    try {
-      await cancelBooking(booking.booking_id, reason);
-      toast.success('Booking cancelled successfully');
-      onOpenChange(false);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to cancel booking'));
-      return false;
-    }
-  }
-
   return (
     <CancelWithReasonDialog
       open={open}
@@ -192,7 +178,12 @@ function ClientCancelDialog({
       reasonLabel="Reason for the coach (optional)"
       keepLabel="Keep Booking"
       confirmLabel="Cancel Booking"
-      onConfirm={cancel}
+      onConfirm={confirmWrite(
+        (reason) => cancelBooking(booking.booking_id, reason),
+        'Booking cancelled successfully',
+        'Failed to cancel booking',
+        () => onOpenChange(false),
+      )}
     />
   );
 }

@@ -1,15 +1,13 @@
 import { CalendarDays, Clock } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
-import { CancelWithReasonDialog } from '@/components/dialogs/cancel-with-reason-dialog';
+import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { FormDialog } from '@/components/dialogs/form-dialog';
 import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { SelectField } from '@/components/forms/select-field';
 import { TimeRangeFields } from '@/components/forms/time-range-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate, formatLocalDate } from '@/lib/dates';
 import { useNow } from '@/lib/use-now';
 import { createCourtAvailability } from '../api/create-court-availability';
@@ -60,18 +58,6 @@ function AvailabilityItem({ item, now }: { item: CourtAvailability; now: Date })
   // The approved reservation on it can be cancelled until the court time starts.
   const cancellable = item.is_reserved && item.reservation_id !== null && Date.parse(item.starts_at) > now.getTime();
 
-  async function cancel(reason: string) {
-    try {
-      await cancelApprovedReservation(item.reservation_id as string, reason);
-      toast.success('Reservation cancelled');
-      setCancelling(false);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to cancel reservation'));
-      return false;
-    }
-  }
-
   return (
     <li data-testid="court-availability" className="flex flex-wrap items-start justify-between gap-3 rounded-lg border p-3 text-sm">
       <div className="min-w-0 space-y-0.5">
@@ -111,7 +97,12 @@ function AvailabilityItem({ item, now }: { item: CourtAvailability; now: Date })
         reasonLabel="Reason for the coach (optional)"
         keepLabel="Keep reservation"
         confirmLabel="Cancel reservation"
-        onConfirm={cancel}
+        onConfirm={confirmWrite(
+          (reason) => cancelApprovedReservation(item.reservation_id as string, reason),
+          'Reservation cancelled',
+          'Failed to cancel reservation',
+          () => setCancelling(false),
+        )}
       />
     </li>
   );

@@ -1,18 +1,17 @@
-import { CalendarDays, Clock, Loader2, X } from 'lucide-react';
-import * as React from 'react';
-import { toast } from 'sonner';
+import { Loader2, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate } from '@/lib/dates';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
+import { useActions } from '@/lib/use-actions';
+import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { cancelCourtReservation } from '../api/cancel-court-reservation';
-import { useNow } from '@/lib/use-now';
 import { useCourtReservations } from '../api/get-court-reservations';
 import type { CourtReservation } from '../api/types';
-import { byDateAndTime, timeRange } from './court-labels';
+import { byDateAndTime } from './court-labels';
+import { CourtPlaceAndTime } from './court-place-and-time';
 import { ReservationStatusBadge } from './reservation-status-badge';
 
 /** The coach's "My Court Reservations": every request for court time, cancellable while pending. */
@@ -62,18 +61,15 @@ function ReservationItem({
   now: Date;
   linked: LinkedRowProps;
 }) {
-  const [cancelling, setCancelling] = React.useState(false);
-
-  async function onCancel() {
-    setCancelling(true);
-    try {
-      await cancelCourtReservation(reservation.reservation_id);
-      toast.success('Reservation cancelled successfully');
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to cancel reservation'));
-      setCancelling(false);
-    }
-  }
+  const { busy, run } = useActions<'cancel'>();
+  const cancelling = busy === 'cancel';
+  const onCancel = () =>
+    run(
+      'cancel',
+      () => cancelCourtReservation(reservation.reservation_id),
+      'Reservation cancelled successfully',
+      'Failed to cancel reservation',
+    );
 
   return (
     <li
@@ -86,19 +82,7 @@ function ReservationItem({
           {reservation.gym_name}
           <ReservationStatusBadge status={reservation.status} />
         </p>
-        <p className="text-navy-700">
-          {reservation.location_name} · {reservation.court_name}
-        </p>
-        <p className="flex flex-wrap gap-x-4 text-muted-foreground">
-          <span className="inline-flex items-center gap-1.5">
-            <CalendarDays className="size-4" aria-hidden="true" />
-            {formatDisplayDate(reservation.date)}
-          </span>
-          <span className="inline-flex items-center gap-1.5">
-            <Clock className="size-4" aria-hidden="true" />
-            {timeRange(reservation)}
-          </span>
-        </p>
+        <CourtPlaceAndTime reservation={reservation} />
         {/* The gym's reason: for a cancel, or for a request a closure declined. */}
         {(reservation.status === 'cancelled' || reservation.status === 'denied') && reservation.cancellation_reason ? (
           <p className="text-muted-foreground" data-testid="cancellation-note">

@@ -1,18 +1,16 @@
-import { CalendarDays, Check, Clock, Loader2, X } from 'lucide-react';
-import * as React from 'react';
-import { toast } from 'sonner';
+import { Check, Loader2, X } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { errorMessage } from '@/lib/api-client';
-import { formatDisplayDate } from '@/lib/dates';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
+import { useActions } from '@/lib/use-actions';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { stillPending, usePendingReservations } from '../api/get-pending-reservations';
 import { approveReservation, denyReservation } from '../api/review-reservation';
 import type { CourtReservation } from '../api/types';
-import { byDateAndTime, timeRange } from './court-labels';
+import { byDateAndTime } from './court-labels';
+import { CourtPlaceAndTime } from './court-place-and-time';
 
 /** "Pending Court Reservations": shown only while coaches' requests wait for this gym. */
 export function PendingReservationsCard({ className }: { className?: string }) {
@@ -52,25 +50,11 @@ export function PendingReservationsCard({ className }: { className?: string }) {
 }
 
 function PendingItem({ reservation, linked }: { reservation: CourtReservation; linked: LinkedRowProps }) {
-  const [busy, setBusy] = React.useState<'approve' | 'deny' | null>(null);
-
-  async function review(action: 'approve' | 'deny') {
-    setBusy(action);
-    try {
-      if (action === 'approve') {
-        await approveReservation(reservation.reservation_id);
-        toast.success('Reservation approved!');
-      } else {
-        await denyReservation(reservation.reservation_id);
-        toast.success('Reservation denied');
-      }
-    } catch (error) {
-      toast.error(
-        errorMessage(error, action === 'approve' ? 'Failed to approve reservation' : 'Failed to deny reservation'),
-      );
-      setBusy(null);
-    }
-  }
+  const { busy, run } = useActions<'approve' | 'deny'>();
+  const id = reservation.reservation_id;
+  const approve = () =>
+    run('approve', () => approveReservation(id), 'Reservation approved!', 'Failed to approve reservation');
+  const deny = () => run('deny', () => denyReservation(id), 'Reservation denied', 'Failed to deny reservation');
 
   return (
     <li
@@ -83,26 +67,14 @@ function PendingItem({ reservation, linked }: { reservation: CourtReservation; l
     >
       <div className="min-w-0 space-y-1 text-sm">
         <p className="font-semibold text-navy-900">{reservation.coach_name}</p>
-        <p className="text-navy-700">
-          {reservation.location_name} · {reservation.court_name}
-        </p>
-        <p className="flex flex-wrap gap-x-4 text-muted-foreground">
-          <span className="inline-flex items-center gap-1.5">
-            <CalendarDays className="size-4" aria-hidden="true" />
-            {formatDisplayDate(reservation.date)}
-          </span>
-          <span className="inline-flex items-center gap-1.5">
-            <Clock className="size-4" aria-hidden="true" />
-            {timeRange(reservation)}
-          </span>
-        </p>
+        <CourtPlaceAndTime reservation={reservation} />
       </div>
       <div className="flex shrink-0 gap-2">
-        <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void review('approve')}>
+        <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void approve()}>
           {busy === 'approve' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
           Approve
         </Button>
-        <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void review('deny')}>
+        <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void deny()}>
           {busy === 'deny' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
           Deny
         </Button>

@@ -225,8 +225,11 @@ pub(crate) async fn me(
 /// End this session: the token stops working everywhere at once.
 #[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
 pub(crate) async fn logout(State(state): State<AppState>, session: Session) -> Result<StatusCode, ApiError> {
-    call::write!(state, identity.logout, Some(&session), pb::LogoutRequest {}).await?;
+    let ended = call::write!(state, identity.logout, Some(&session), pb::LogoutRequest {}).await;
+    // Even when identity-svc recorded the logout but could not confirm it (a 503), this replica
+    // stops letting the token through on an earlier word.
     state.redis.recent.forget(&session.caller.jti.to_string());
+    ended?;
     let ttl = (session.caller.exp - platform::auth::now_secs()).max(1) as u64;
     if let Err(down) = state.redis.revoke(&session.caller.jti.to_string(), ttl).await {
         tracing::warn!(error = %down, "logout recorded by identity-svc only; Redis unavailable");

@@ -148,15 +148,9 @@ async fn a_forged_forwarded_for_from_an_untrusted_peer_gets_no_fresh_sign_in_bud
         statuses.push(sign_in_from(&mesh, &format!("203.0.113.{n}"), "someone@mesh.test", "a guess").await);
     }
 
-    assert_eq!(
-        statuses,
-        [
-            StatusCode::UNAUTHORIZED,
-            StatusCode::UNAUTHORIZED,
-            StatusCode::UNAUTHORIZED,
-            StatusCode::TOO_MANY_REQUESTS
-        ]
-    );
+    // Every attempt counts against the peer, whatever address it claims: its budget of 3 (which
+    // the mesh's readiness probe dipped into) is spent by the fourth at the latest.
+    assert_eq!(statuses[3], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
 }
 
 #[tokio::test]

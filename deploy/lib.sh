@@ -439,12 +439,6 @@ ensure_database() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Builds
-# ---------------------------------------------------------------------------------------------
-
-build_rust() {
-  local args=(build --workspace --bins)
-  [[ "$PROFILE" == release ]] && args+=(--release)
 # A PostgreSQL role per service and a Redis user per mesh: each process signs in as its own, with
 # a password generated into the state folder like the admin's (README: Inside the cluster).
 # ---------------------------------------------------------------------------------------------
@@ -562,6 +556,12 @@ drop_redis_user() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# Builds
+# ---------------------------------------------------------------------------------------------
+
+build_rust() {
+  local args=(build --workspace --bins)
+  [[ "$PROFILE" == release ]] && args+=(--release)
   log "cargo ${args[*]}"
   (cd "$COURTSIDE_ROOT" && cargo "${args[@]}")
 }

@@ -552,10 +552,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The address of the signed-in person's calendar feed (made on the first ask): every session of
-         *     theirs from 30 days ago on, for a calendar app to subscribe to.
-         * @description The address of the signed-in person's calendar feed (made on the first ask): every session of
-         *     theirs from 30 days ago on, for a calendar app to subscribe to.
+         * The address of the signed-in person's calendar feed, made on the first ask (and the first ask
+         *     after signing out everywhere, a password change or a role change, which end it): every session
+         *     of theirs from 30 days ago on, for a calendar app to subscribe to. The address is shown only
+         *     when made; once a feed exists, `url` is null.
+         * @description The address of the signed-in person's calendar feed, made on the first ask (and the first ask
+         *     after signing out everywhere, a password change or a role change, which end it): every session
+         *     of theirs from 30 days ago on, for a calendar app to subscribe to. The address is shown only
+         *     when made; once a feed exists, `url` is null.
          */
         get: operations["get_feed"];
         put?: never;
@@ -634,8 +638,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A client's profile; 404 when they have none yet.
-         * @description A client's profile; 404 when they have none yet.
+         * A client's profile, for the client, a coach they have booked (in any status) or an admin; 404
+         *     when they have none yet, and to anyone else.
+         * @description A client's profile, for the client, a coach they have booked (in any status) or an admin; 404
+         *     when they have none yet, and to anyone else.
          */
         get: operations["get_client_profile"];
         put?: never;
@@ -658,7 +664,9 @@ export interface paths {
         /**
          * Upload a profile picture; answers the URL to save in the profile.
          * @description The type is decided by the file's bytes, never by its declared type or name, and the file is
-         *     stored under a random name.
+         *     stored under a random name. A person uploads at most `UPLOADS_PER_USER_PER_DAY` pictures a day
+         *     (20 unless configured), and keeps one: earlier uploads not saved in the profile are removed,
+         *     and the saved one once the profile is saved with another.
          */
         post: operations["upload_profile_picture"];
         delete?: never;
@@ -1460,11 +1468,8 @@ export interface paths {
          *     `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
          *     stops being in force (sign-out, a changed password or role). Read the inbox again whenever
          *     the stream (re)opens: what was announced while it was closed is only there.
-         * @description The signed-in person's new notifications, live, as Server-Sent Events: each one an event named
-         *     `notification` whose data is the notification (as `GET /notifications` lists it), a comment
-         *     `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
-         *     stops being in force (sign-out, a changed password or role). Read the inbox again whenever
-         *     the stream (re)opens: what was announced while it was closed is only there.
+         * @description One person holds at most `LIVE_STREAMS_PER_USER` streams at a time (5 unless configured), over
+         *     every gateway: one more is a 429 until one of them closes.
          */
         get: operations["stream"];
         put?: never;
@@ -1736,9 +1741,11 @@ export interface components {
             /**
              * Format: uri
              * @description Subscribe to it in a calendar app. It opens your sessions without signing in: keep it to
-             *     yourself, and reset it if it leaks.
+             *     yourself, and reset it if it leaks. Shown only when the feed is made or reset (Courtside
+             *     keeps a hash of it, not the address): null when you have a feed already; reset it for a
+             *     new address.
              */
-            url: string;
+            url: string | null;
         };
         /**
          * @description An optional reason for a cancel; the request may have no body at all.
@@ -2064,7 +2071,7 @@ export interface components {
          * @example {
          *       "email": "gym@example.com",
          *       "full_name": "Downtown Hoops",
-         *       "password": "secret1",
+         *       "password": "Courtside-fixture-2026",
          *       "phone": null,
          *       "role": "gym"
          *     }
@@ -2268,7 +2275,7 @@ export interface components {
         /**
          * @example {
          *       "email": "ann@example.com",
-         *       "password": "secret1"
+         *       "password": "Courtside-fixture-2026"
          *     }
          */
         LoginBody: {
@@ -2361,7 +2368,7 @@ export interface components {
          * @example {
          *       "email": "ann@example.com",
          *       "full_name": "Ann Lee",
-         *       "password": "secret1",
+         *       "password": "Courtside-fixture-2026",
          *       "phone": "555-0101",
          *       "role": "client"
          *     }
@@ -2424,12 +2431,15 @@ export interface components {
         ReservationStatus: "pending" | "approved" | "denied" | "cancelled" | "expired";
         /**
          * @example {
-         *       "password": "new-secret1",
+         *       "password": "Courtside-renewed-2026",
          *       "token": "Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj"
          *     }
          */
         ResetPasswordBody: {
-            /** @description The new password: at least 6 characters. */
+            /**
+             * @description The new password: at least 10 characters, and not easy to guess (identity-svc refuses
+             *     common, breached and trivial passwords, and ones made of the account's email or name).
+             */
             password: string;
             /** @description The `token` of the emailed link. */
             token: string;
@@ -3622,7 +3632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts from this address or for this email */
+            /** @description Too many attempts from this address, or too many failed ones for this email from it */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5251,7 +5261,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed's address */
+            /** @description The feed's address when it was made now, else a null url */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,7 +5713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No profile yet */
+            /** @description No profile yet, or not one the caller may see */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5809,6 +5819,17 @@ export interface operations {
             /** @description The Idempotency-Key was already used for another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every upload of the day is used */
+            429: {
+                headers: {
+                    /** @description Seconds until the next day (UTC) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9635,6 +9656,17 @@ export interface operations {
             /** @description Not signed in, or the session ended */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every live stream this person may hold is open */
+            429: {
+                headers: {
+                    /** @description Seconds until a stream of a gone gateway frees its place at the latest */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

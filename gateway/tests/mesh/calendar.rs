@@ -80,10 +80,16 @@ fn parse(text: &str) -> Calendar {
     }
 }
 
-/// The address of `who`'s feed, as the API gives it, and its path under the mesh's `/api`.
+/// The address of `who`'s feed, as the API gives it, and its path under the mesh's `/api`: the
+/// first ask shows it; once a feed exists its address is not kept, so a reset gives a new one.
 async fn feed_address(mesh: &Mesh, who: &User) -> (String, String) {
-    let (status, body) = mesh.get("/calendar/feed", Some(&who.token)).await;
+    let (status, mut body) = mesh.get("/calendar/feed", Some(&who.token)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    if body["url"].is_null() {
+        let (status, reset) = mesh.post("/calendar/feed", Some(&who.token), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{reset}");
+        body = reset;
+    }
     let url = body["url"].as_str().expect("a url").to_owned();
     let path = url
         .strip_prefix(&format!("{PUBLIC_URL}/api"))
@@ -153,14 +159,16 @@ fn booking_uid(booking_id: &str) -> String {
 }
 
 #[tokio::test]
-async fn a_signed_in_person_gets_one_feed_address_under_public_url() {
+async fn a_signed_in_person_gets_one_feed_address_under_public_url_shown_once() {
     let mesh = Mesh::start().await;
     let client = user(&mesh, "client", "Chris Client").await;
 
-    let (first, path) = feed_address(&mesh, &client).await;
-    let (again, _) = feed_address(&mesh, &client).await;
+    let (_, path) = feed_address(&mesh, &client).await;
+    let (status, again) = mesh.get("/calendar/feed", Some(&client.token)).await;
 
-    assert_eq!(first, again);
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, json!({"url": null}), "the address is kept only hashed: shown once");
+    assert_eq!(fetch(&mesh, &path, &[]).await.0, StatusCode::OK, "and still opens the feed");
     let file = path.strip_prefix("/calendar/").expect("under /calendar/");
     let secret = file.strip_suffix(".ics").expect("an .ics file");
     assert_eq!(secret.len(), 43, "{secret}");
@@ -368,9 +376,30 @@ async fn a_reset_address_answers_404_at_once_and_the_new_one_opens_the_feed() {
         detail["detail"].as_str().unwrap().contains("dashboard"),
         "{detail}"
     );
-    let (now_url, new_path) = feed_address(&mesh, &client).await;
-    assert_eq!(now_url, new_url);
-    assert_eq!(fetch(&mesh, &new_path, &[]).await.0, StatusCode::OK);
+    let (status, shown) = mesh.get("/calendar/feed", Some(&client.token)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(shown["url"], Value::Null, "shown once: only its hash is kept");
+    let new_path = new_url.strip_prefix(&format!("{PUBLIC_URL}/api")).unwrap();
+    assert_eq!(fetch(&mesh, new_path, &[]).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn signing_out_everywhere_gives_the_feed_a_new_address_and_the_old_one_answers_404() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Chris Client").await;
+    let (old_url, old_path) = feed_address(&mesh, &client).await;
+    assert_eq!(fetch(&mesh, &old_path, &[]).await.0, StatusCode::OK);
+
+    let (status, body) = mesh
+        .call(Method::POST, "/auth/logout-all", Some(&client.token), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    assert_eq!(fetch(&mesh, &old_path, &[]).await.0, StatusCode::NOT_FOUND);
+    let (status, fresh) = mesh.get("/calendar/feed", Some(&client.token)).await;
+    assert_eq!(status, StatusCode::OK, "{fresh}");
+    let new_url = fresh["url"].as_str().expect("a new address, shown as it is made");
+    assert_ne!(new_url, old_url);
 }
 
 #[tokio::test]

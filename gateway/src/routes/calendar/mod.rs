@@ -50,21 +50,26 @@ const NO_FEED: &str =
 #[schema(example = json!({"url": "https://courtside.example/api/calendar/Vx2V0F6n4yJ1bq9Hc0wYt3ZpR8sLmN5aQeK7uDfGhIj.ics"}))]
 pub struct CalendarFeed {
     /// Subscribe to it in a calendar app. It opens your sessions without signing in: keep it to
-    /// yourself, and reset it if it leaks.
+    /// yourself, and reset it if it leaks. Shown only when the feed is made or reset (Courtside
+    /// keeps a hash of it, not the address): null when you have a feed already; reset it for a
+    /// new address.
     #[schema(format = "uri")]
-    pub url: String,
+    pub url: Option<String>,
 }
 
+/// The answer for identity's `secret`, empty when the person has a feed whose secret is not kept.
 fn feed(state: &AppState, secret: String) -> CalendarFeed {
     CalendarFeed {
-        url: format!("{}/api/calendar/{secret}.ics", state.config.public_url),
+        url: (!secret.is_empty()).then(|| format!("{}/api/calendar/{secret}.ics", state.config.public_url)),
     }
 }
 
-/// The address of the signed-in person's calendar feed (made on the first ask): every session of
-/// theirs from 30 days ago on, for a calendar app to subscribe to.
+/// The address of the signed-in person's calendar feed, made on the first ask (and the first ask
+/// after signing out everywhere, a password change or a role change, which end it): every session
+/// of theirs from 30 days ago on, for a calendar app to subscribe to. The address is shown only
+/// when made; once a feed exists, `url` is null.
 #[utoipa::path(get, path = "/calendar/feed", tag = "calendar",
-    responses((status = 200, description = "The feed's address", body = CalendarFeed)))]
+    responses((status = 200, description = "The feed's address when it was made now, else a null url", body = CalendarFeed)))]
 pub(crate) async fn get_feed(
     State(state): State<AppState>,
     session: Session,

@@ -73,6 +73,22 @@ describe('Subscribe to my calendar', () => {
     expect(await screen.findByText('Calendar link reset')).toBeInTheDocument();
   });
 
+  it('says a link exists when it was shown before (only its hash is kept), and a reset shows a new one', async () => {
+    const { user } = renderCard({
+      'GET /calendar/feed': { url: null },
+      'POST /calendar/feed': { url: SECOND },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Subscribe to my calendar' }));
+    const dialog = await screen.findByRole('dialog');
+
+    expect(await within(dialog).findByText(/You have a calendar link already/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('textbox', { name: 'Calendar link' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Reset Link' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Reset Link' }));
+
+    expect(await within(dialog).findByDisplayValue(SECOND)).toBeInTheDocument();
+  });
+
   it('says so when the link cannot be loaded, and tries again', async () => {
     let failing = true;
     const { user } = renderCard({

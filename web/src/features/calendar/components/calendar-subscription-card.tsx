@@ -76,8 +76,13 @@ function SubscriptionPanel() {
             Try Again
           </Button>
         </div>
-      ) : (
+      ) : feed.url ? (
         <FeedLink url={feed.url} />
+      ) : (
+        <p className="text-sm text-navy-800">
+          You have a calendar link already. For your safety it is shown only when it is made: calendars subscribed
+          to it keep updating. To subscribe another calendar, reset it and use the new link everywhere.
+        </p>
       )}
       <p className="flex gap-2 text-sm text-navy-700">
         <AlertTriangle className="mt-0.5 size-4 shrink-0 text-yellow-700" aria-hidden="true" />

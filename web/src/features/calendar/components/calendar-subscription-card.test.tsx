@@ -64,6 +64,8 @@ describe('Subscribe to my calendar', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Keep Current Link' }));
     expect(await within(dialog).findByDisplayValue(FIRST)).toBeInTheDocument();
     expect(feedCalls(calls, 'POST')).toHaveLength(0);
+    // Shown from what the first answer said: asking again would answer a null url.
+    expect(feedCalls(calls, 'GET')).toHaveLength(1);
 
     await user.click(within(dialog).getByRole('button', { name: 'Reset Link' }));
     await user.click(within(dialog).getByRole('button', { name: 'Reset Link' }));

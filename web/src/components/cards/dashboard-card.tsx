@@ -9,14 +9,16 @@ import { Spinner } from '@/components/ui/spinner';
 
 interface DashboardCardProps {
   title: React.ReactNode;
+  /** Names the card by its title (a region a test or a screen reader finds by name). */
+  titleId?: string;
   description: React.ReactNode;
   /** Buttons beside the title (a `FormDialog`, a second button). */
   actions?: React.ReactNode;
   className?: string;
   contentClassName?: string;
   /** While true the body is a spinner named `loadingLabel`. */
-  loading: boolean;
-  loadingLabel: string;
+  loading?: boolean;
+  loadingLabel?: string;
   /** Shown instead of the content when set (`EmptyNote`, `EmptyProfile`). */
   empty?: React.ReactNode;
   children?: React.ReactNode;
@@ -24,6 +26,7 @@ interface DashboardCardProps {
 
 export function DashboardCard({
   title,
+  titleId,
   description,
   actions,
   className,
@@ -34,10 +37,10 @@ export function DashboardCard({
   children,
 }: DashboardCardProps) {
   return (
-    <Card className={className}>
+    <Card className={className} aria-labelledby={titleId}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
-          <CardTitle>{title}</CardTitle>
+          <CardTitle id={titleId}>{title}</CardTitle>
           <CardDescription>{description}</CardDescription>
         </div>
         {actions}
@@ -45,7 +48,7 @@ export function DashboardCard({
       <CardContent className={contentClassName}>
         {loading ? (
           <div className="flex justify-center py-6">
-            <Spinner label={loadingLabel} />
+            <Spinner label={loadingLabel ?? 'Loading'} />
           </div>
         ) : (
           (empty ?? children)

@@ -1,6 +1,9 @@
 import { AlertTriangle, CalendarDays, Clock, MapPin } from 'lucide-react';
+import type * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { formatDisplayDate } from '@/lib/dates';
+import { LINKED_ROW_CLASS, type LinkedRowProps } from '@/lib/linked-row';
+import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import type { Booking } from '../api/get-bookings';
 import { formatDuration } from '../utils/booking-policy';
@@ -80,5 +83,31 @@ export function LateCancellationWarning({ booking, lead }: { booking: Booking; l
         {booking.coach_name} will see it marked late.
       </span>
     </p>
+  );
+}
+
+/** A booking's row in the coach's and the client's lists (`linked`: a notification's link finds
+ * it), its status on it. */
+export function BookingRow({
+  booking,
+  linked,
+  children,
+}: {
+  booking: Booking;
+  linked: LinkedRowProps;
+  children: React.ReactNode;
+}) {
+  return (
+    <li
+      {...linked}
+      data-testid="booking"
+      data-status={booking.status}
+      className={cn(
+        'flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between',
+        LINKED_ROW_CLASS,
+      )}
+    >
+      {children}
+    </li>
   );
 }

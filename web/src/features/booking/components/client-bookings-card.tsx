@@ -1,22 +1,26 @@
 import { CalendarX2, Check, Inbox, Loader2, UserX, X } from 'lucide-react';
 import * as React from 'react';
+import { DashboardCard } from '@/components/cards/dashboard-card';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { formatDisplayDate } from '@/lib/dates';
-import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
+import { useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
 import { useActions } from '@/lib/use-actions';
-import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { coachCancelBooking, markNoShow } from '../api/cancel-booking';
 import { useBookingPages, type Booking } from '../api/get-bookings';
 import { approveBooking, denyBooking } from '../api/review-booking';
 import { coachCanCancel, coachCanMarkNoShow } from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
-import { BookingStatusBadge, BookingWhenWhere, CancellationNote, LateCancellationBadge } from './booking-summary';
+import {
+  BookingRow,
+  BookingStatusBadge,
+  BookingWhenWhere,
+  CancellationNote,
+  LateCancellationBadge,
+} from './booking-summary';
 
 /**
  * The coach's "Client Bookings": approve or deny pending ones, see payment on confirmed ones. A
@@ -30,47 +34,35 @@ export function ClientBookingsCard({ className }: { className?: string }) {
   const pending = bookings?.filter((b) => b.status === 'pending').length ?? 0;
 
   return (
-    <Card className={className}>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>Client Bookings</CardTitle>
-          <CardDescription>Sessions clients booked with you.</CardDescription>
-        </div>
-        {pending ? <Badge variant="warning">{pending} pending</Badge> : null}
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <div className="flex justify-center py-6">
-            <Spinner label="Loading bookings" />
-          </div>
-        ) : !bookings?.length ? (
+    <DashboardCard
+      className={className}
+      title="Client Bookings"
+      description="Sessions clients booked with you."
+      actions={pending ? <Badge variant="warning">{pending} pending</Badge> : null}
+      loading={isLoading}
+      loadingLabel="Loading bookings"
+      empty={
+        !bookings?.length ? (
           <p className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-4 py-8 text-center text-sm text-muted-foreground">
             <Inbox className="size-8 text-navy-300" aria-hidden="true" />
             No bookings yet
           </p>
-        ) : (
-          <>
-            <ul aria-label="Client bookings" className="grid gap-3">
-              {bookings.map((booking) => (
-                <CoachBookingItem
-                  key={booking.booking_id}
-                  booking={booking}
-                  now={now}
-                  linked={rowProps(booking.booking_id)}
-                />
-              ))}
-            </ul>
-            {hasMore ? (
-              <div className="mt-4 flex justify-center">
-                <Button variant="outline" size="sm" onClick={() => void loadMore()} disabled={loadingMore}>
-                  {loadingMore ? 'Loading more bookings…' : 'Show more bookings'}
-                </Button>
-              </div>
-            ) : null}
-          </>
-        )}
-      </CardContent>
-    </Card>
+        ) : null
+      }
+    >
+      <ul aria-label="Client bookings" className="grid gap-3">
+        {bookings?.map((booking) => (
+          <CoachBookingItem key={booking.booking_id} booking={booking} now={now} linked={rowProps(booking.booking_id)} />
+        ))}
+      </ul>
+      {hasMore ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="outline" size="sm" onClick={() => void loadMore()} disabled={loadingMore}>
+            {loadingMore ? 'Loading more bookings…' : 'Show more bookings'}
+          </Button>
+        </div>
+      ) : null}
+    </DashboardCard>
   );
 }
 
@@ -83,15 +75,7 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
   const noShow = () => run('no-show', () => markNoShow(id), 'Marked as no-show', 'Failed to mark no-show');
 
   return (
-    <li
-      {...linked}
-      data-testid="booking"
-      data-status={booking.status}
-      className={cn(
-        'flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between',
-        LINKED_ROW_CLASS,
-      )}
-    >
+    <BookingRow booking={booking} linked={linked}>
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.client_name}</p>
         <BookingWhenWhere booking={booking} />
@@ -156,6 +140,6 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
           () => setCancelling(false),
         )}
       />
-    </li>
+    </BookingRow>
   );
 }

@@ -1,17 +1,15 @@
 import { CalendarX2, Plus, Search } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
+import { DashboardCard } from '@/components/cards/dashboard-card';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { formatDisplayDate } from '@/lib/dates';
-import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
+import { useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useNow } from '@/lib/use-now';
-import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
 import { cancelBooking } from '../api/cancel-booking';
 import { useBookings, type Booking } from '../api/get-bookings';
@@ -26,6 +24,7 @@ import { AddToCalendarButton } from './add-to-calendar-button';
 import { RescheduleDialog } from './reschedule-dialog';
 import { ReviewDialog } from './review-dialog';
 import {
+  BookingRow,
   BookingStatusBadge,
   BookingWhenWhere,
   CancellationNote,
@@ -43,25 +42,22 @@ export function YourBookingsCard({ className }: { className?: string }) {
   const rowProps = useLinkedRow('booking', bookings?.map((b) => b.booking_id));
 
   return (
-    <Card className={className}>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="space-y-1.5">
-          <CardTitle>Your Bookings</CardTitle>
-          <CardDescription>Your sessions, their status and payment.</CardDescription>
-        </div>
+    <DashboardCard
+      className={className}
+      title="Your Bookings"
+      description="Your sessions, their status and payment."
+      actions={
         <Button asChild variant="accent" size="sm">
           <Link to={paths.coaches.getHref()}>
             <Plus aria-hidden="true" />
             Book a Session
           </Link>
         </Button>
-      </CardHeader>
-      <CardContent>
-        {isLoading ? (
-          <div className="flex justify-center py-6">
-            <Spinner label="Loading bookings" />
-          </div>
-        ) : !bookings?.length ? (
+      }
+      loading={isLoading}
+      loadingLabel="Loading bookings"
+      empty={
+        !bookings?.length ? (
           <EmptyState
             icon={<CalendarX2 />}
             title="No bookings yet"
@@ -75,20 +71,15 @@ export function YourBookingsCard({ className }: { className?: string }) {
               </Button>
             }
           />
-        ) : (
-          <ul aria-label="Your bookings" className="grid gap-3">
-            {bookings.map((booking) => (
-              <ClientBookingItem
-                key={booking.booking_id}
-                booking={booking}
-                now={now}
-                linked={rowProps(booking.booking_id)}
-              />
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+        ) : null
+      }
+    >
+      <ul aria-label="Your bookings" className="grid gap-3">
+        {bookings?.map((booking) => (
+          <ClientBookingItem key={booking.booking_id} booking={booking} now={now} linked={rowProps(booking.booking_id)} />
+        ))}
+      </ul>
+    </DashboardCard>
   );
 }
 
@@ -98,15 +89,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
   const [reviewing, setReviewing] = React.useState(false);
 
   return (
-    <li
-      {...linked}
-      data-testid="booking"
-      data-status={booking.status}
-      className={cn(
-        'flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between',
-        LINKED_ROW_CLASS,
-      )}
-    >
+    <BookingRow booking={booking} linked={linked}>
       <div className="min-w-0 space-y-1.5">
         <p className="font-semibold text-navy-900">{booking.coach_name}</p>
         <BookingWhenWhere booking={booking} />
@@ -149,7 +132,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
       <ClientCancelDialog booking={booking} open={cancelling} onOpenChange={setCancelling} />
       <RescheduleDialog booking={booking} open={moving} onOpenChange={setMoving} />
       <ReviewDialog booking={booking} open={reviewing} onOpenChange={setReviewing} />
-    </li>
+    </BookingRow>
   );
 }
 

@@ -575,6 +575,11 @@ def main() -> int:
     placeholders = set(re.findall(r"\$\{([A-Z_]+)\}", template))
     if placeholders != set(WEB_VARS):
         problem(f"courtside.conf.template placeholders {sorted(placeholders)} != {sorted(WEB_VARS)}")
+    # A password-reset link's query (?token=, in links mailed before the fragment form) must
+    # reach no access log (issue 32): the page's own location logs nothing.
+    reset_page = re.search(r"location = /reset-password \{([^}]*)\}", template)
+    if not reset_page or not re.search(r"^\s*access_log off;", reset_page.group(1), re.M):
+        problem("courtside.conf.template: /reset-password needs a location of its own with 'access_log off;'")
     lib = (ROOT / "deploy/lib.sh").read_text()
     m = re.search(r"NGINX_TEMPLATE_VARS=\(([^)]*)\)", lib)
     if not m or set(m.group(1).split()) != set(WEB_VARS):

@@ -119,7 +119,10 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
                 },
             )
             .task("the outbox relay", |shutdown| relay.run(shutdown))
-            .task("the scheduler", move |shutdown| scheduler.run(every, shutdown)),
+            .every("the scheduler", every, move || {
+                let scheduler = scheduler.clone();
+                async move { scheduler.run_due().await }
+            }),
     )
 }
 

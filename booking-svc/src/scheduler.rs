@@ -13,7 +13,7 @@
 //! Plain SQL rather than a job-queue crate: the due time is already a column of the row that
 //! changes, so a separate jobs table would only be a second copy of it to keep in step.
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use platform::clock::SharedClock;
 use sqlx::PgPool;
@@ -39,26 +39,10 @@ impl Scheduler {
         Self { lifecycle, clock }
     }
 
-    /// Applies every transition due now; returns how many bookings moved.
+    /// Applies every transition due now; returns how many bookings moved. Each replica's host runs
+    /// it every [`Config::scheduler_interval`](crate::Config) ([`platform::host::Host::every`]),
+    /// the first tick at once (what fell due while this replica was down, if no other replica ran).
     pub async fn run_due(&self) -> anyhow::Result<usize> {
         Ok(self.lifecycle.run_due(self.clock.now()).await?)
-    }
-
-    /// Ticks every `every` until `shutdown` resolves; the first tick is at once (what fell due
-    /// while this replica was down, if no other replica ran).
-    pub async fn run(self, every: Duration, shutdown: impl Future<Output = ()>) {
-        tokio::pin!(shutdown);
-        loop {
-            if let Err(error) = self.run_due().await {
-                tracing::warn!(
-                    error = format!("{error:#}"),
-                    "scheduler tick failed; retrying next tick"
-                );
-            }
-            tokio::select! {
-                () = &mut shutdown => return,
-                () = tokio::time::sleep(every) => {}
-            }
-        }
     }
 }

@@ -25,7 +25,7 @@ mod revocation;
 mod sender;
 mod store;
 
-use std::{future::Future, time::Duration};
+use std::time::Duration;
 
 use anyhow::Context;
 use platform::{
@@ -145,8 +145,9 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         },
     )
     .task("the outbox relay", |shutdown| relay.run(shutdown))
-    .task("the reminder scheduler", move |shutdown| {
-        reminders.run(reminder_interval, shutdown)
+    .every("the reminder scheduler", reminder_interval, move || {
+        let reminders = reminders.clone();
+        async move { reminders.run_due().await }
     })
     .task("the reset issuer", |shutdown| issuer.run(shutdown))
     .task("the mail sender", move |shutdown| async move {
@@ -154,23 +155,11 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
             sender.run(shutdown).await;
         }
     })
-    .task("revocation housekeeping", move |shutdown| {
-        forget_expired_revocations(db, shutdown)
+    // The revocations of tokens that have expired anyway are forgotten every ten minutes.
+    .every("revocation housekeeping", Duration::from_secs(600), move || {
+        let db = db.clone();
+        async move { store::delete_expired_revocations(&db).await }
     }))
-}
-
-/// Deletes, every ten minutes, the revocations of tokens that have expired anyway.
-async fn forget_expired_revocations(db: sqlx::PgPool, shutdown: impl Future<Output = ()>) {
-    tokio::pin!(shutdown);
-    loop {
-        if let Err(error) = store::delete_expired_revocations(&db).await {
-            tracing::warn!(%error, "revocation housekeeping failed");
-        }
-        tokio::select! {
-            () = &mut shutdown => return,
-            () = tokio::time::sleep(Duration::from_secs(600)) => {}
-        }
-    }
 }
 
 fn num_cpus() -> usize {

@@ -7,8 +7,6 @@
 //! scheduler does. The same tick purges what password reset no longer needs
 //! ([`crate::reset::purge_expired`]).
 
-use std::{future::Future, time::Duration};
-
 use platform::clock::SharedClock;
 use sqlx::PgPool;
 
@@ -33,22 +31,5 @@ impl Reminders {
         let rows = inbox::send_due_reminders(&self.db, now, &self.reach.public_url).await?;
         self.reach.announce(&rows).await;
         Ok(rows.len())
-    }
-
-    /// Ticks every `every` until `shutdown` resolves, the first tick at once.
-    pub async fn run(self, every: Duration, shutdown: impl Future<Output = ()>) {
-        tokio::pin!(shutdown);
-        loop {
-            if let Err(error) = self.run_due().await {
-                tracing::warn!(
-                    error = format!("{error:#}"),
-                    "reminder tick failed; retrying next tick"
-                );
-            }
-            tokio::select! {
-                () = &mut shutdown => return,
-                () = tokio::time::sleep(every) => {}
-            }
-        }
     }
 }

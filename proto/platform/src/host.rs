@@ -179,10 +179,11 @@ where
     /// tick is logged and the next one comes on time: the work it left is still in the database.
     /// "Now" is the service's injected clock, read inside `tick`, so tests call the tick itself
     /// after moving the clock instead of waiting for this loop.
-    pub fn every<F, Fut, E>(self, what: &'static str, interval: Duration, tick: F) -> Self
+    pub fn every<F, Fut, T, E>(self, what: &'static str, interval: Duration, tick: F) -> Self
     where
         F: Fn() -> Fut + Send + 'static,
-        Fut: Future<Output = Result<(), E>> + Send + 'static,
+        Fut: Future<Output = Result<T, E>> + Send + 'static,
+        T: 'static,
         E: Display + 'static,
     {
         self.task(what, move |shutdown| periodically(what, interval, tick, shutdown))
@@ -253,10 +254,10 @@ where
 }
 
 /// `tick` at once, then every `interval`, until `shutdown` resolves (see [`Host::every`]).
-pub async fn periodically<F, Fut, E>(what: &'static str, interval: Duration, tick: F, shutdown: Shutdown)
+pub async fn periodically<F, Fut, T, E>(what: &'static str, interval: Duration, tick: F, shutdown: Shutdown)
 where
     F: Fn() -> Fut,
-    Fut: Future<Output = Result<(), E>>,
+    Fut: Future<Output = Result<T, E>>,
     E: Display,
 {
     loop {

@@ -1,18 +1,8 @@
-import { Loader2 } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
+import { DialogForm, TextAreaField } from '@/components/forms/dialog-form';
 import { errorMessage } from '@/lib/api-client';
+import { DialogWhileOpen } from './form-dialog';
 
 /** The longest reason the dialog takes (the services keep short reasons). */
 export const MAX_REASON_LENGTH = 500;
@@ -64,11 +54,9 @@ export function confirmWrite(
  */
 export function CancelWithReasonDialog({ open, onOpenChange, ...rest }: CancelWithReasonDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
-        {open ? <CancelForm {...rest} onKeep={() => onOpenChange(false)} /> : null}
-      </DialogContent>
-    </Dialog>
+    <DialogWhileOpen open={open} onOpenChange={onOpenChange} className="sm:max-w-md">
+      {(close) => <CancelForm {...rest} onKeep={close} />}
+    </DialogWhileOpen>
   );
 }
 
@@ -87,39 +75,32 @@ function CancelForm({
   const [busy, setBusy] = React.useState(false);
   const id = React.useId();
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function onSubmit() {
     setBusy(true);
     const done = await onConfirm(reason.trim());
     if (!done) setBusy(false);
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>{description}</DialogDescription>
-      </DialogHeader>
+    <DialogForm
+      title={title}
+      description={description}
+      submitLabel={confirmLabel}
+      submitVariant="destructive"
+      saving={busy}
+      waiting={confirmDisabled}
+      cancel={{ label: keepLabel, onClick: onKeep }}
+      onSubmit={() => void onSubmit()}
+    >
       {notice}
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-reason`}>{reasonLabel}</Label>
-        <Textarea
-          id={`${id}-reason`}
-          value={reason}
-          maxLength={MAX_REASON_LENGTH}
-          onChange={(event) => setReason(event.target.value)}
-          className="min-h-20"
-        />
-      </div>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onKeep} disabled={busy}>
-          {keepLabel}
-        </Button>
-        <Button type="submit" variant="destructive" disabled={busy || confirmDisabled}>
-          {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-          {confirmLabel}
-        </Button>
-      </DialogFooter>
-    </form>
+      <TextAreaField
+        id={`${id}-reason`}
+        label={reasonLabel}
+        value={reason}
+        maxLength={MAX_REASON_LENGTH}
+        onChange={(event) => setReason(event.target.value)}
+        className="min-h-20"
+      />
+    </DialogForm>
   );
 }

@@ -1,5 +1,6 @@
 /**
- * A button that opens a dialog holding a form. The form mounts only while the dialog is open (so
+ * A button that opens a dialog holding a form (`FormDialog`), or a dialog another button opens
+ * (`DialogWhileOpen`). The form mounts only while the dialog is open (so
  * each opening starts fresh) and is given `close` for when it has saved.
  */
 import { Plus } from 'lucide-react';
@@ -19,14 +20,38 @@ interface FormDialogProps {
 export function FormDialog({ label, icon, variant = 'accent', disabled, children }: FormDialogProps) {
   const [open, setOpen] = React.useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant={variant} size="sm" disabled={disabled}>
-          {icon ?? <Plus aria-hidden="true" />}
-          {label}
-        </Button>
-      </DialogTrigger>
-      <DialogContent>{open ? children(() => setOpen(false)) : null}</DialogContent>
+    <DialogWhileOpen
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <DialogTrigger asChild>
+          <Button variant={variant} size="sm" disabled={disabled}>
+            {icon ?? <Plus aria-hidden="true" />}
+            {label}
+          </Button>
+        </DialogTrigger>
+      }
+    >
+      {children}
+    </DialogWhileOpen>
+  );
+}
+
+interface DialogWhileOpenProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** A `DialogTrigger` when the dialog has its own button. */
+  trigger?: React.ReactNode;
+  className?: string;
+  children: (close: () => void) => React.ReactNode;
+}
+
+/** A dialog opened from elsewhere (a row's button): what it holds mounts only while it is open. */
+export function DialogWhileOpen({ open, onOpenChange, trigger, className, children }: DialogWhileOpenProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {trigger}
+      <DialogContent className={className}>{open ? children(() => onOpenChange(false)) : null}</DialogContent>
     </Dialog>
   );
 }

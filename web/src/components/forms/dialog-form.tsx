@@ -23,6 +23,9 @@ interface DialogFormProps {
   waiting?: boolean;
   /** Leave checking to `onSubmit` (a number typed as "15.5" is read, not refused). */
   noValidate?: boolean;
+  /** A way back beside the submit ("Keep Booking"), held while saving. */
+  cancel?: { label: string; onClick: () => void };
+  submitVariant?: 'accent' | 'destructive';
   onSubmit: () => void;
   children: React.ReactNode;
 }
@@ -34,6 +37,8 @@ export function DialogForm({
   saving,
   waiting,
   noValidate,
+  cancel,
+  submitVariant = 'accent',
   onSubmit,
   children,
 }: DialogFormProps) {
@@ -52,7 +57,12 @@ export function DialogForm({
       </DialogHeader>
       {children}
       <DialogFooter>
-        <Button type="submit" variant="accent" disabled={saving || waiting} className={cn(saving && 'cursor-wait')}>
+        {cancel ? (
+          <Button type="button" variant="outline" onClick={cancel.onClick} disabled={saving}>
+            {cancel.label}
+          </Button>
+        ) : null}
+        <Button type="submit" variant={submitVariant} disabled={saving || waiting} className={cn(saving && 'cursor-wait')}>
           {saving ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           {submitLabel}
         </Button>

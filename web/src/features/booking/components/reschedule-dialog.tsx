@@ -1,15 +1,9 @@
 import { Loader2 } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { DialogWhileOpen } from '@/components/dialogs/form-dialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDisplayDate, formatLocalDate, startOfLocalDay } from '@/lib/dates';
@@ -47,11 +41,9 @@ interface RescheduleDialogProps {
  */
 export function RescheduleDialog({ booking, open, onOpenChange }: RescheduleDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
-        {open ? <RescheduleForm booking={booking} onDone={() => onOpenChange(false)} /> : null}
-      </DialogContent>
-    </Dialog>
+    <DialogWhileOpen open={open} onOpenChange={onOpenChange} className="sm:max-w-md">
+      {(close) => <RescheduleForm booking={booking} onDone={close} />}
+    </DialogWhileOpen>
   );
 }
 

@@ -1,18 +1,8 @@
-import { Loader2, Star } from 'lucide-react';
+import { Star } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api-client';
+import { DialogWhileOpen } from '@/components/dialogs/form-dialog';
+import { DialogForm, TextAreaField, useSave } from '@/components/forms/dialog-form';
 import { cn } from '@/lib/utils';
 import type { Booking } from '../api/get-bookings';
 import { REVIEW_TEXT_MAX, editReview, postReview } from '../api/post-review';
@@ -52,11 +42,9 @@ export function ReviewDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
-        {open ? <ReviewForm booking={booking} onDone={() => onOpenChange(false)} /> : null}
-      </DialogContent>
-    </Dialog>
+    <DialogWhileOpen open={open} onOpenChange={onOpenChange} className="sm:max-w-md">
+      {(close) => <ReviewForm booking={booking} onDone={close} />}
+    </DialogWhileOpen>
   );
 }
 
@@ -64,57 +52,42 @@ function ReviewForm({ booking, onDone }: { booking: Booking; onDone: () => void 
   const existing = booking.review;
   const [rating, setRating] = React.useState(existing?.rating ?? 0);
   const [comment, setComment] = React.useState(existing?.comment ?? '');
-  const [busy, setBusy] = React.useState(false);
+  const { saving, save } = useSave(onDone);
   const id = React.useId();
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function onSubmit() {
     if (rating < 1) {
       toast.error('Please choose a rating');
       return;
     }
-    setBusy(true);
-    try {
-      if (existing) {
-        await editReview(booking.booking_id, { rating, comment });
-        toast.success('Review updated');
-      } else {
-        await postReview(booking.booking_id, { rating, comment });
-        toast.success('Thanks for your review!');
-      }
-      onDone();
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to save review'));
-      setBusy(false);
-    }
+    void save(
+      () =>
+        existing
+          ? editReview(booking.booking_id, { rating, comment })
+          : postReview(booking.booking_id, { rating, comment }),
+      existing ? 'Review updated' : 'Thanks for your review!',
+      'Failed to save review',
+    );
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{existing ? 'Edit your review' : 'Leave a review'}</DialogTitle>
-        <DialogDescription>How was your session with {booking.coach_name}?</DialogDescription>
-      </DialogHeader>
+    <DialogForm
+      title={existing ? 'Edit your review' : 'Leave a review'}
+      description={`How was your session with ${booking.coach_name}?`}
+      submitLabel={existing ? 'Save review' : 'Post review'}
+      saving={saving}
+      cancel={{ label: 'Cancel', onClick: onDone }}
+      onSubmit={onSubmit}
+    >
       <StarPicker value={rating} onChange={setRating} />
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-comment`}>Comment (optional)</Label>
-        <Textarea
-          id={`${id}-comment`}
-          value={comment}
-          maxLength={REVIEW_TEXT_MAX}
-          onChange={(event) => setComment(event.target.value)}
-          className="min-h-24"
-        />
-      </div>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone} disabled={busy}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="accent" disabled={busy}>
-          {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-          {existing ? 'Save review' : 'Post review'}
-        </Button>
-      </DialogFooter>
-    </form>
+      <TextAreaField
+        id={`${id}-comment`}
+        label="Comment (optional)"
+        value={comment}
+        maxLength={REVIEW_TEXT_MAX}
+        onChange={(event) => setComment(event.target.value)}
+        className="min-h-24"
+      />
+    </DialogForm>
   );
 }

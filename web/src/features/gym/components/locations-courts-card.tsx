@@ -2,14 +2,13 @@ import { Plus } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
-import { FormDialog } from '@/components/dialogs/form-dialog';
+import { DialogWhileOpen, FormDialog } from '@/components/dialogs/form-dialog';
 import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { SelectField } from '@/components/forms/select-field';
 import { PlaceForm } from '@/components/places/place-form';
 import { PlaceSummary } from '@/components/places/place-summary';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { createCourt } from '../api/create-court';
 import { createGymLocation } from '../api/create-gym-location';
@@ -48,17 +47,12 @@ export function LocationsCourtsCard({ className }: { className?: string }) {
               />
             )}
           </FormDialog>
-          <Dialog open={courtFor !== undefined} onOpenChange={(open) => (open ? undefined : setCourtFor(undefined))}>
-            <DialogContent>
-              {courtFor !== undefined ? (
-                <CourtForm
-                  locations={locations ?? []}
-                  initialLocationId={courtFor}
-                  onSaved={() => setCourtFor(undefined)}
-                />
-              ) : null}
-            </DialogContent>
-          </Dialog>
+          <DialogWhileOpen
+            open={courtFor !== undefined}
+            onOpenChange={(open) => (open ? undefined : setCourtFor(undefined))}
+          >
+            {(close) => <CourtForm locations={locations ?? []} initialLocationId={courtFor ?? ''} onSaved={close} />}
+          </DialogWhileOpen>
         </div>
       }
       loading={isLoading}

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Unbookable } from '@/features/booking/api/get-coach-calendar';
 import { calendarDay, coachLocation, coachProfile, slot } from '@/testing/fixtures';
 import type { RecordedCall } from '@/testing/mock-api';
-import { coachPageApi } from '@/testing/dashboards';
-import { currentPath, renderApp } from '@/testing/test-utils';
+import { coachPageApi, dashboardApi } from '@/testing/dashboards';
+import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 
 /**
  * A day the calendar refuses: it cannot be chosen (aria-disabled, which a person's browser and
@@ -17,8 +17,10 @@ function expectRefused(button: HTMLElement, reason: string) {
   expect(button).toHaveAttribute('title', reason);
 }
 
+/** The coach's page, and the client's dashboard a booking lands on. */
 const detailApi = (extra: Record<string, unknown> = {}) =>
   coachPageApi({
+    ...dashboardApi('client', makeUser().user_id),
     'GET /coach/profile/coach-1': coachProfile(),
     'GET /locations/coach/coach-1': [coachLocation()],
     'GET /availability/coach/coach-1': [

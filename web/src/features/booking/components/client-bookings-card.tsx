@@ -1,6 +1,7 @@
-import { CalendarX2, Check, Inbox, Loader2, UserX, X } from 'lucide-react';
+import { CalendarX2, Inbox, Loader2, UserX } from 'lucide-react';
 import * as React from 'react';
 import { DashboardCard } from '@/components/cards/dashboard-card';
+import { ApproveDenyButtons } from '@/components/ui/approve-deny-buttons';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
@@ -83,16 +84,7 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2">
         {booking.status === 'pending' ? (
-          <>
-            <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void approve()}>
-              {busy === 'approve' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
-              Approve
-            </Button>
-            <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void deny()}>
-              {busy === 'deny' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
-              Deny
-            </Button>
-          </>
+          <ApproveDenyButtons busy={busy} onApprove={() => void approve()} onDeny={() => void deny()} />
         ) : (
           <>
             <BookingStatusBadge status={booking.status} />

@@ -1,37 +1,24 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { coachDashboardApi } from '@/testing/dashboards';
+import { booking as baseBooking } from '@/testing/fixtures';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { Booking } from '../api/get-bookings';
 
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
-const booking = (overrides: Partial<Booking>): Booking => ({
-  booking_id: 'b-1',
-  coach_id: 'coach-1',
-  coach_name: 'Maya Thompson',
-  client_id: 'client-1',
-  client_name: 'Jordan Lee',
-  slot_id: 'slot-1',
-  booking_date: '2099-07-02',
-  start_time: '17:00',
-  end_time: '18:00',
-  location_name: 'Eastside Rec',
-  time_zone: 'America/Chicago',
-  starts_at: '2099-07-02T22:00:00Z',
-  ends_at: '2099-07-02T23:00:00Z',
-  status: 'confirmed',
-  payment_status: 'pending',
-  created_at: '2099-06-01T10:00:00Z',
-  late_cancellation: false,
-  free_cancellation_until: '2099-07-01T22:00:00Z',
-  cancelled_by: null,
-  cancellation_reason: null,
-  rescheduled_from: null,
-  rescheduled_to: null,
-  review: null,
-  ...overrides,
-});
+/** Jordan Lee's confirmed session on Thursday 2 July 2099, 17:00-18:00 in Chicago. */
+const booking = (overrides: Partial<Booking>): Booking =>
+  baseBooking({
+    client_name: 'Jordan Lee',
+    booking_date: '2099-07-02',
+    starts_at: '2099-07-02T22:00:00Z',
+    ends_at: '2099-07-02T23:00:00Z',
+    status: 'confirmed',
+    created_at: '2099-06-01T10:00:00Z',
+    free_cancellation_until: '2099-07-01T22:00:00Z',
+    ...overrides,
+  });
 
 async function timeOffCard() {
   const heading = await screen.findByRole('heading', { name: 'Time off' });

@@ -6,9 +6,7 @@ import { paths } from '@/config/paths';
 import { formatAmount, formatMiles } from '@/lib/format';
 import type { CoachListing } from '../api/types';
 import { bioOrFallback } from '../utils/filter-coaches';
-import { CoachAvatar } from './coach-avatar';
-import { RatingSummary } from './rating-summary';
-import { SpecialtyBadges } from './specialty-badges';
+import { CoachCardTop } from './coach-card-top';
 
 /** A coach on /coaches: the whole card, or View Profile, opens /coach/{coach_id}. */
 export function CoachSearchCard({ coach }: { coach: CoachListing }) {
@@ -25,17 +23,7 @@ export function CoachSearchCard({ coach }: { coach: CoachListing }) {
       }}
       data-testid="coach-card"
     >
-      <div className="flex items-center gap-4">
-        <CoachAvatar name={coach.coach_name} />
-        <div className="min-w-0">
-          <h3 className="truncate text-lg font-bold">{coach.coach_name}</h3>
-          <p className="text-sm text-muted-foreground">{coach.years_experience} years experience</p>
-          <RatingSummary average={coach.rating_average} count={coach.rating_count} />
-        </div>
-      </div>
-      <div className="mt-4">
-        <SpecialtyBadges specialties={coach.specialties ?? []} limit={3} />
-      </div>
+      <CoachCardTop coach={coach} specialties={3} />
       {coach.locations?.length ? (
         <ul aria-label="Locations" className="mt-3 space-y-1 text-sm text-muted-foreground">
           {coach.locations.map((location, i) => (

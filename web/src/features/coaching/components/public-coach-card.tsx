@@ -6,26 +6,14 @@ import { paths } from '@/config/paths';
 import { formatAmount } from '@/lib/format';
 import type { CoachListing } from '../api/types';
 import { bioOrFallback } from '../utils/filter-coaches';
-import { CoachAvatar } from './coach-avatar';
-import { RatingSummary } from './rating-summary';
-import { SpecialtyBadges } from './specialty-badges';
+import { CoachCardTop } from './coach-card-top';
 
 /** A coach on the public /expert-coaches page: booking starts with signing in. */
 export function PublicCoachCard({ coach }: { coach: CoachListing }) {
   const firstLocation = coach.locations?.[0];
   return (
     <Card className="flex h-full flex-col p-6 transition hover:shadow-md" data-testid="coach-card">
-      <div className="flex items-center gap-4">
-        <CoachAvatar name={coach.coach_name} />
-        <div className="min-w-0">
-          <h3 className="truncate text-lg font-bold">{coach.coach_name}</h3>
-          <p className="text-sm text-muted-foreground">{coach.years_experience} years experience</p>
-          <RatingSummary average={coach.rating_average} count={coach.rating_count} />
-        </div>
-      </div>
-      <div className="mt-4">
-        <SpecialtyBadges specialties={coach.specialties ?? []} limit={4} />
-      </div>
+      <CoachCardTop coach={coach} specialties={4} />
       {firstLocation ? (
         <p className="mt-3 flex items-center gap-1.5 text-sm text-muted-foreground">
           <MapPin className="size-4 shrink-0" aria-hidden="true" />

@@ -1,6 +1,5 @@
-import { Check, Loader2, X } from 'lucide-react';
+import { ApproveDenyButtons } from '@/components/ui/approve-deny-buttons';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useActions } from '@/lib/use-actions';
@@ -70,14 +69,7 @@ function PendingItem({ reservation, linked }: { reservation: CourtReservation; l
         <CourtPlaceAndTime reservation={reservation} />
       </div>
       <div className="flex shrink-0 gap-2">
-        <Button size="sm" variant="accent" disabled={busy !== null} onClick={() => void approve()}>
-          {busy === 'approve' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
-          Approve
-        </Button>
-        <Button size="sm" variant="outline" disabled={busy !== null} onClick={() => void deny()}>
-          {busy === 'deny' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
-          Deny
-        </Button>
+        <ApproveDenyButtons busy={busy} onApprove={() => void approve()} onDeny={() => void deny()} />
       </div>
     </li>
   );

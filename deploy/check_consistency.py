@@ -3,7 +3,7 @@
 
 For every process it checks that they name the same image, the same environment variables and the
 same ports (listen, ops, health checks and probes, service URLs), that the web image gets the same
-template placeholders everywhere, and that README.md documents every variable anything here reads:
+template placeholders everywhere, and that deploy/README.md documents every variable anything here reads:
 - the Rust code: `std::env::var("NAME")` and every call of a helper that hands its argument on to
   one (`Env::or`, `Env::parsed`, `Env::file`, ... in any crate), with the name written in place or
   as a `const` of type `&str`; a read whose name cannot be resolved is itself reported;
@@ -11,7 +11,8 @@ template placeholders everywhere, and that README.md documents every variable an
   in deploy/ and .ci/, `os.environ` in deploy/'s Python, `${NAME}` in the Compose files, and
   `process.env.NAME` in the web app's Playwright and Vite configuration and e2e suite;
 - up.sh's process environments (`up.sh --print-env`).
-"Documented" means written in backticks in a table row of README.md. Offline; needs PyYAML.
+"Documented" means written in backticks in a table row of deploy/README.md (the reference; the
+top-level README.md is the guide). Offline; needs PyYAML.
 Run from anywhere: python3 deploy/check_consistency.py [--readme OTHER.md]
 (deploy/test_check_consistency.py shows it failing on a README that lacks a variable).
 """
@@ -440,14 +441,16 @@ def undocumented(readme: str, reads: dict[str, set[str]]) -> list[str]:
     """One line per variable that is read somewhere but in no table row of the README."""
     known = documented_in(readme)
     return [
-        f"README.md does not document `{name}` in a table (read by {', '.join(sorted(reads[name]))})"
+        f"deploy/README.md does not document `{name}` in a table (read by {', '.join(sorted(reads[name]))})"
         for name in sorted(set(reads) - known)
     ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--readme", type=Path, default=ROOT / "README.md", help="the README to check (README.md)")
+    parser.add_argument(
+        "--readme", type=Path, default=ROOT / "deploy" / "README.md", help="the reference to check (deploy/README.md)"
+    )
     args = parser.parse_args()
     version = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["package"]["version"]
     up = upsh_env()
@@ -615,7 +618,7 @@ def main() -> int:
         return 1
     print(
         f"check_consistency: up.sh, docker-compose.yml and deploy/k8s agree on {len(PROCESSES)} processes "
-        f"and the web image (images, variables, ports, probes); {args.readme.name} documents the "
+        f"and the web image (images, variables, ports, probes); {args.readme} documents the "
         f"{len(reads)} variables the code and the scripts read"
     )
     return 0

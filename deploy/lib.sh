@@ -33,7 +33,7 @@ die() {
 ok() { printf '%s✔%s %s\n' "$C_GREEN" "$C_OFF" "$*" >&2; }
 
 # ---------------------------------------------------------------------------------------------
-# Configuration: every knob is an environment variable with a default (see README.md).
+# Configuration: every knob is an environment variable with a default (see deploy/README.md).
 # ---------------------------------------------------------------------------------------------
 
 load_config() {
@@ -101,7 +101,7 @@ load_config() {
   AUTH_RATE_LIMIT_PER_MINUTE="${AUTH_RATE_LIMIT_PER_MINUTE:-20}"
   AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE="${AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE:-10}"
   # Whose X-Forwarded-For is believed: by the gateway, nginx on this machine; by nginx, nothing in
-  # front of it but this machine (README: the client's address).
+  # front of it but this machine (deploy/README.md: TRUSTED_PROXIES).
   TRUSTED_PROXIES="${TRUSTED_PROXIES:-127.0.0.0/8,::1}"
   NGINX_REAL_IP_FROM="${NGINX_REAL_IP_FROM:-127.0.0.1}"
 
@@ -440,7 +440,7 @@ ensure_database() {
 
 # ---------------------------------------------------------------------------------------------
 # A PostgreSQL role per service and a Redis user per mesh: each process signs in as its own, with
-# a password generated into the state folder like the admin's (README: Inside the cluster).
+# a password generated into the state folder like the admin's (deploy/README.md: Inside the cluster).
 # ---------------------------------------------------------------------------------------------
 
 # secret_of NAME: the password kept in $SECRET_DIR/NAME, made on first use (hex, so it needs no

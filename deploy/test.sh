@@ -5,7 +5,7 @@
 #     lint          cargo fmt --check, cargo clippy -D warnings
 #     static        shellcheck, nginx -t on the template, hadolint, docker-compose.yml and deploy/k8s/ against
 #                   their schemas (offline), check_consistency.py (same images, ports, variables;
-#                   README.md documents every variable read) with its own test, and Redocly and
+#                   deploy/README.md documents every variable read) with its own test, and Redocly and
 #                   Spectral on the committed OpenAPI document (deploy/openapi.sh lint)
 #     rust          cargo nextest run --workspace (or cargo test), against local PostgreSQL and Redis
 #     web           npm ci, npm run api:check (types generated from the document), npm run lint,

@@ -124,11 +124,11 @@ class TheReadmeMustDocumentEveryVariable(unittest.TestCase):
         reads = {"IN_PROSE": {"a.sh"}, "IN_TABLE": {"b.sh"}, "ALSO": {"c.sh"}}
         self.assertEqual(
             check_consistency.undocumented(readme, reads),
-            ["README.md does not document `IN_PROSE` in a table (read by a.sh)"],
+            ["deploy/README.md does not document `IN_PROSE` in a table (read by a.sh)"],
         )
 
     def test_the_checker_fails_naming_the_variable_a_readme_lacks(self):
-        readme = (check_consistency.ROOT / "README.md").read_text()
+        readme = (check_consistency.ROOT / "deploy" / "README.md").read_text()
         reads, _ = check_consistency.rust_env_reads(check_consistency.ROOT)
         # A variable the Rust code reads and the README documents in one row, alone.
         rows: dict[str, list[str]] = {}
@@ -145,7 +145,7 @@ class TheReadmeMustDocumentEveryVariable(unittest.TestCase):
             text=True,
         )
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
-        complaints = [line for line in run.stderr.splitlines() if "README.md does not document" in line]
+        complaints = [line for line in run.stderr.splitlines() if "deploy/README.md does not document" in line]
         self.assertEqual(len(complaints), 1, run.stderr)
         self.assertIn(f"`{missing}`", complaints[0])
         self.assertIn(sorted(reads[missing])[0], complaints[0])

@@ -6,7 +6,7 @@
 #   ./deploy/up.sh --print-env   print each process's environment and exit (changes nothing)
 #
 # Safe to run twice: it first stops what it started before from the same STATE_DIR.
-# Every setting is an environment variable; README.md has the table. The common ones:
+# Every setting is an environment variable; deploy/README.md has the table. The common ones:
 #   PORT=8080 GATEWAY_PORT=8000 SERVICE_PORT_BASE=50050 OPS_PORT_BASE=9100 DB_NAME=courtside
 #   STATE_DIR=deploy/.state PROFILE=release|debug REDIS_NAMESPACE=courtside SKIP_BUILD=1 FRESH_DB=1
 #   BOOKING_REPLICAS=3 (likewise IDENTITY_, COACHING_, GYM_, GATEWAY_REPLICAS; 1 to 9, default 1):

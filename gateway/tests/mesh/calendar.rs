@@ -167,8 +167,16 @@ async fn a_signed_in_person_gets_one_feed_address_under_public_url_shown_once() 
     let (status, again) = mesh.get("/calendar/feed", Some(&client.token)).await;
 
     assert_eq!(status, StatusCode::OK, "{again}");
-    assert_eq!(again, json!({"url": null}), "the address is kept only hashed: shown once");
-    assert_eq!(fetch(&mesh, &path, &[]).await.0, StatusCode::OK, "and still opens the feed");
+    assert_eq!(
+        again,
+        json!({"url": null}),
+        "the address is kept only hashed: shown once"
+    );
+    assert_eq!(
+        fetch(&mesh, &path, &[]).await.0,
+        StatusCode::OK,
+        "and still opens the feed"
+    );
     let file = path.strip_prefix("/calendar/").expect("under /calendar/");
     let secret = file.strip_suffix(".ics").expect("an .ics file");
     assert_eq!(secret.len(), 43, "{secret}");

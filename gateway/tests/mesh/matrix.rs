@@ -175,7 +175,11 @@ async fn a_clients_profile_is_read_by_them_their_booked_coaches_and_admins_and_b
     let mesh = Mesh::start().await;
     let client = user(&mesh, "client", "Kim Minor").await;
     let (status, created) = mesh
-        .post("/client/profile", Some(&client.token), json!({"age": 14, "grade": "9th"}))
+        .post(
+            "/client/profile",
+            Some(&client.token),
+            json!({"age": 14, "grade": "9th"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let (booked_coach, slot_id) = coach_with_slot(&mesh, "Booked Coach").await;
@@ -202,8 +206,16 @@ async fn a_clients_profile_is_read_by_them_their_booked_coaches_and_admins_and_b
         ("the client", client.token.as_str(), StatusCode::OK),
         ("a coach they booked", booked_coach.token.as_str(), StatusCode::OK),
         ("an admin", admin.as_str(), StatusCode::OK),
-        ("a coach they never booked", other_coach.token.as_str(), StatusCode::NOT_FOUND),
-        ("another client", other_client.token.as_str(), StatusCode::NOT_FOUND),
+        (
+            "a coach they never booked",
+            other_coach.token.as_str(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "another client",
+            other_client.token.as_str(),
+            StatusCode::NOT_FOUND,
+        ),
         ("a gym", gym.token.as_str(), StatusCode::NOT_FOUND),
     ] {
         let (status, body) = mesh.get(&path, Some(token)).await;

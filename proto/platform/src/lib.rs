@@ -19,9 +19,9 @@ pub mod config;
 #[cfg(feature = "database")]
 pub mod database;
 pub mod events;
-pub mod input;
 #[cfg(feature = "host")]
 pub mod host;
+pub mod input;
 #[cfg(feature = "time")]
 pub mod instants;
 #[cfg(feature = "ops")]

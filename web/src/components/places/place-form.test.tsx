@@ -28,21 +28,13 @@ describe('the shared Add Location form', () => {
   it("sends a gym's place with empty coordinates and zone as null, and no court number", async () => {
     const { create, onSaved, user } = renderForm(false);
     expect(screen.queryByLabelText('Court Number')).not.toBeInTheDocument();
-    await user.type(screen.getByLabelText('Name'), 'Main Hall');
-    await user.type(screen.getByLabelText('Address'), '1 Court Way');
-    await user.type(screen.getByLabelText('City'), 'Austin');
-    await user.type(screen.getByLabelText('State'), 'TX');
+    const typed = { Name: 'Main Hall', Address: '1 Court Way', City: 'Austin', State: 'TX' };
+    for (const [label, text] of Object.entries(typed)) await user.type(screen.getByLabelText(label), text);
     await user.click(screen.getByRole('button', { name: 'Save Location' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
-    expect(create).toHaveBeenCalledWith({
-      name: 'Main Hall',
-      address: '1 Court Way',
-      city: 'Austin',
-      state: 'TX',
-      latitude: null,
-      longitude: null,
-      time_zone: null,
-    });
+    const [name, address, city, state] = Object.values(typed);
+    const nothing = { latitude: null, longitude: null, time_zone: null };
+    expect(create).toHaveBeenCalledWith({ name, address, city, state, ...nothing });
   });
 
   it("sends a coach's court number and coordinates, and refuses an unknown zone before sending", async () => {

@@ -1,8 +1,7 @@
 import { CalendarClock, Loader2, MapPin, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
-import { FormDialog } from '@/components/dialogs/form-dialog';
+import { AvailabilityCardFrame } from '@/components/cards/adding-cards';
 import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { SelectField } from '@/components/forms/select-field';
 import { TimeRangeFields } from '@/components/forms/time-range-fields';
@@ -25,23 +24,17 @@ export function AvailabilityCard({ className }: { className?: string }) {
   const { data: locations } = useMyLocations();
 
   return (
-    <DashboardCard
+    <AvailabilityCardFrame
       className={className}
-      contentClassName="space-y-6"
       title="Availability Schedule"
       description="Weekly and one-time slots clients can book."
-      actions={
-        <FormDialog label="Add Availability">
-          {(close) => <AvailabilityForm locations={locations ?? []} onSaved={close} />}
-        </FormDialog>
-      }
+      form={(close) => <AvailabilityForm locations={locations ?? []} onSaved={close} />}
       loading={isLoading}
-      loadingLabel="Loading availability"
-      empty={!slots?.length ? <EmptyNote>No availability set yet.</EmptyNote> : null}
+      isEmpty={!slots?.length}
     >
       <WeeklySchedule slots={slots ?? []} locations={locations} />
       <SlotList coachId={user.user_id} slots={slots ?? []} locations={locations} />
-    </DashboardCard>
+    </AvailabilityCardFrame>
   );
 }
 

@@ -1,5 +1,4 @@
-import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
-import { FormDialog } from '@/components/dialogs/form-dialog';
+import { LocationsCard } from '@/components/cards/adding-cards';
 import { PlaceForm } from '@/components/places/place-form';
 import { PlaceSummary } from '@/components/places/place-summary';
 import { useUser } from '@/lib/auth';
@@ -13,26 +12,21 @@ export function CoachLocationsCard() {
   const { data: locations, isLoading } = useMyLocations();
 
   return (
-    <DashboardCard
+    <LocationsCard
       title="Gym Locations"
       description="The gyms and courts where you run sessions."
-      actions={
-        <FormDialog label="Add Location">
-          {(close) => (
-            <PlaceForm
-              idPrefix="location"
-              description="A gym and court where you coach. Coordinates let clients find you nearby."
-              namePlaceholder="Eastside Rec Center"
-              withCourtNumber
-              create={(place) => createLocation(user.user_id, { ...place, court_number: place.court_number ?? '' })}
-              onSaved={close}
-            />
-          )}
-        </FormDialog>
-      }
+      form={(close) => (
+        <PlaceForm
+          idPrefix="location"
+          description="A gym and court where you coach. Coordinates let clients find you nearby."
+          namePlaceholder="Eastside Rec Center"
+          withCourtNumber
+          create={(place) => createLocation(user.user_id, { ...place, court_number: place.court_number ?? '' })}
+          onSaved={close}
+        />
+      )}
       loading={isLoading}
-      loadingLabel="Loading locations"
-      empty={!locations?.length ? <EmptyNote>No locations added yet.</EmptyNote> : null}
+      isEmpty={!locations?.length}
     >
       <ul className="grid gap-3">
         {locations?.map((location) => (
@@ -47,6 +41,6 @@ export function CoachLocationsCard() {
           </li>
         ))}
       </ul>
-    </DashboardCard>
+    </LocationsCard>
   );
 }

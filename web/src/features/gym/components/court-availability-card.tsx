@@ -1,8 +1,7 @@
 import { CalendarDays, Clock } from 'lucide-react';
 import * as React from 'react';
-import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
+import { AvailabilityCardFrame } from '@/components/cards/adding-cards';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
-import { FormDialog } from '@/components/dialogs/form-dialog';
 import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { SelectField } from '@/components/forms/select-field';
 import { TimeRangeFields } from '@/components/forms/time-range-fields';
@@ -29,19 +28,13 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
   const sorted = React.useMemo(() => [...(availability ?? [])].sort(byDateAndTime), [availability]);
 
   return (
-    <DashboardCard
+    <AvailabilityCardFrame
       className={className}
-      contentClassName="space-y-6"
       title="Court Availability"
       description="Court time coaches can request."
-      actions={
-        <FormDialog label="Add Availability">
-          {(close) => <AvailabilityForm locations={locations ?? []} onSaved={close} />}
-        </FormDialog>
-      }
+      form={(close) => <AvailabilityForm locations={locations ?? []} onSaved={close} />}
       loading={isLoading}
-      loadingLabel="Loading availability"
-      empty={!sorted.length ? <EmptyNote>No availability set yet.</EmptyNote> : null}
+      isEmpty={!sorted.length}
     >
       <CourtWeekSchedule locations={locations ?? []} availability={sorted} pending={stillPending(pending, now)} />
       <ul aria-label="Court availability" className="grid gap-2 sm:grid-cols-2">
@@ -49,7 +42,7 @@ export function CourtAvailabilityCard({ className }: { className?: string }) {
           <AvailabilityItem key={item.availability_id} item={item} now={now} />
         ))}
       </ul>
-    </DashboardCard>
+    </AvailabilityCardFrame>
   );
 }
 

@@ -1,8 +1,8 @@
 import { Plus } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { DashboardCard, EmptyNote } from '@/components/cards/dashboard-card';
-import { DialogWhileOpen, FormDialog } from '@/components/dialogs/form-dialog';
+import { LocationsCard } from '@/components/cards/adding-cards';
+import { DialogWhileOpen } from '@/components/dialogs/form-dialog';
 import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { SelectField } from '@/components/forms/select-field';
 import { PlaceForm } from '@/components/places/place-form';
@@ -26,38 +26,35 @@ export function LocationsCourtsCard({ className }: { className?: string }) {
   const onlyLocation = locations?.length === 1 ? locations[0].location_id : '';
 
   return (
-    <DashboardCard
+    <LocationsCard
       className={className}
       title={<>Locations &amp; Courts</>}
       description="Your facilities and the courts coaches can rent."
-      actions={
-        <div className="flex flex-wrap gap-2">
+      moreActions={
+        <>
           <Button variant="outline" size="sm" onClick={() => setCourtFor(onlyLocation)}>
             <Plus aria-hidden="true" />
             Add Court
           </Button>
-          <FormDialog label="Add Location">
-            {(close) => (
-              <PlaceForm
-                idPrefix="gym-location"
-                description="A facility of your gym. Coaches browse locations by city and state."
-                namePlaceholder="Downtown Center"
-                create={createGymLocation}
-                onSaved={close}
-              />
-            )}
-          </FormDialog>
           <DialogWhileOpen
             open={courtFor !== undefined}
             onOpenChange={(open) => (open ? undefined : setCourtFor(undefined))}
           >
             {(close) => <CourtForm locations={locations ?? []} initialLocationId={courtFor ?? ''} onSaved={close} />}
           </DialogWhileOpen>
-        </div>
+        </>
       }
+      form={(close) => (
+        <PlaceForm
+          idPrefix="gym-location"
+          description="A facility of your gym. Coaches browse locations by city and state."
+          namePlaceholder="Downtown Center"
+          create={createGymLocation}
+          onSaved={close}
+        />
+      )}
       loading={isLoading}
-      loadingLabel="Loading locations"
-      empty={!locations?.length ? <EmptyNote>No locations added yet.</EmptyNote> : null}
+      isEmpty={!locations?.length}
     >
       <ul aria-label="Gym locations" className="grid gap-3">
         {locations?.map((location) => (
@@ -68,7 +65,7 @@ export function LocationsCourtsCard({ className }: { className?: string }) {
           />
         ))}
       </ul>
-    </DashboardCard>
+    </LocationsCard>
   );
 }
 

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { mutate } from 'swr';
-import { afterEach, expect, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { takeUnexpectedCalls } from './mock-api';
 
 // Route chunks load lazily, and the machine is small and shared (a load average of 15 while
@@ -33,13 +33,6 @@ Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 window.scrollTo = (() => {}) as typeof window.scrollTo;
 
-// Test files that still lean on the old quiet 404 for calls they do not declare (another change
-// owns them): declare their calls there and take them off this list.
-const NOT_YET_DECLARING = [
-  'features/auth/components/login-page.test.tsx',
-  'features/auth/components/signed-in-devices.test.tsx',
-];
-
 afterEach(async () => {
   cleanup();
   // Mutations use SWR's global cache (as the app does); empty it so tests do not leak reads.
@@ -48,8 +41,7 @@ afterEach(async () => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   const unexpected = takeUnexpectedCalls();
-  const exempt = NOT_YET_DECLARING.some((file) => expect.getState().testPath?.endsWith(file));
-  if (unexpected.length > 0 && !exempt) {
+  if (unexpected.length > 0) {
     throw new Error(
       `The test made calls it did not declare in mockApi/renderApp: ${[...new Set(unexpected)].join(', ')}`,
     );

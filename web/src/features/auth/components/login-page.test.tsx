@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { dashboardApi } from '@/testing/dashboards';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 
 describe('the login page', () => {
@@ -32,7 +33,7 @@ describe('the login page', () => {
   it('signs a coach in, welcomes them and lands on the coach dashboard', async () => {
     const coach = makeUser({ role: 'coach', full_name: 'Cora Coach' });
     const { user, router, calls } = renderApp('/login', {
-      api: { 'POST /auth/login': { token: 'tok', user: coach } },
+      api: dashboardApi('coach', coach.user_id, { 'POST /auth/login': { token: 'tok', user: coach } }),
     });
     await user.type(await screen.findByLabelText('Email'), 'cora@example.com');
     await user.type(screen.getByLabelText('Password'), 'Courtside-fixture-2026');
@@ -69,7 +70,7 @@ describe('the login page', () => {
   it('registers a gym with phone null when left empty and lands on the gym dashboard', async () => {
     const gym = makeUser({ role: 'gym', full_name: 'Hoops Arena' });
     const { user, router, calls } = renderApp('/login', {
-      api: { 'POST /auth/register': { status: 201, body: { token: 'tok', user: gym } } },
+      api: dashboardApi('gym', gym.user_id, { 'POST /auth/register': { status: 201, body: { token: 'tok', user: gym } } }),
     });
     await user.click(await screen.findByRole('tab', { name: 'Register' }));
     await user.type(screen.getByLabelText('Full Name'), 'Hoops Arena');

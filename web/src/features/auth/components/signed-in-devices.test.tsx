@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { adminDashboardApi } from '@/testing/dashboards';
 import { makeUser, renderApp } from '@/testing/test-utils';
 import type { DeviceSession } from '../api/sessions';
 
@@ -15,13 +16,12 @@ const device = (overrides: Partial<DeviceSession>): DeviceSession => ({
 });
 
 function dashboard(sessions: () => DeviceSession[], extra: Record<string, unknown> = {}) {
-  return {
+  return adminDashboardApi({
     'GET /admin/stats': { total_users: 1, total_coaches: 0, total_gyms: 0, total_bookings: 0, activity: [] },
     'GET /admin/users': [admin],
-    'GET /admin/audit': [],
     'GET /auth/sessions': () => sessions(),
     ...extra,
-  };
+  });
 }
 
 describe('the signed-in devices panel', () => {

@@ -311,20 +311,7 @@ pub async fn redis_connection() -> redis::aio::MultiplexedConnection {
         .expect("Redis is up")
 }
 
-/// Polls `probe` until it yields `Some`, for at most ten seconds.
-pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    for _ in 0..200 {
-        if let Some(value) = probe().await {
-            return value;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting for {what}");
-}
+pub use platform::testing::eventually;
 
 pub fn register_request(email: &str, password: &str, role: &str) -> pb::RegisterRequest {
     pb::RegisterRequest {

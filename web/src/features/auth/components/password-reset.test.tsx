@@ -16,8 +16,11 @@ describe('a forgotten password', { timeout: 60_000 }, () => {
     await user.click(await screen.findByRole('link', { name: 'Forgot password?' }, LAZY));
     await waitFor(() => expect(currentPath(router)).toBe('/forgot-password'), LAZY);
 
-    await user.type(await screen.findByLabelText('Email', undefined, LAZY), 'ann@example.com');
-    await user.click(screen.getByRole('button', { name: 'Email me a reset link' }));
+    // The forgot-password page is lazy: wait for its own button, so the Email field typed into is
+    // its field and not the login page's on its way out.
+    const send = await screen.findByRole('button', { name: 'Email me a reset link' }, LAZY);
+    await user.type(screen.getByLabelText('Email'), 'ann@example.com');
+    await user.click(send);
 
     expect(await screen.findByRole('status')).toHaveTextContent(
       'If an account exists for ann@example.com, we have emailed it a link',

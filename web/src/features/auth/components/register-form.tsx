@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { SelectField } from '@/components/forms/select-field';
 import { errorMessage } from '@/lib/api-client';
 import { PASSWORD_HINT } from '@/lib/password';
 import { postRegisterPathFor, useAuth, type RegisterInput } from '@/lib/auth';
@@ -105,21 +105,13 @@ export function RegisterForm() {
           {PASSWORD_HINT}
         </p>
       </div>
-      <div className="space-y-2">
-        <Label htmlFor="register-role">I am a...</Label>
-        <Select value={role} onValueChange={(value) => setRole(value as SignupRole)}>
-          <SelectTrigger id="register-role">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {ROLE_OPTIONS.map((option) => (
-              <SelectItem key={option.value} value={option.value}>
-                {option.label}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
+      <SelectField
+        id="register-role"
+        label="I am a..."
+        value={role}
+        onChange={(value) => setRole(value as SignupRole)}
+        options={ROLE_OPTIONS}
+      />
       <Button type="submit" variant="accent" size="lg" className="w-full" disabled={submitting}>
         {submitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
         Create Account

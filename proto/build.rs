@@ -4,6 +4,7 @@ const PROTOS: &[&str] = &[
     "identity/v1/identity.proto",
     "coaching/v1/coaching.proto",
     "booking/v1/booking.proto",
+    "booking/v1/payments.proto",
     "gym/v1/gym.proto",
 ];
 

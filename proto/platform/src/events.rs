@@ -73,6 +73,27 @@ pub enum Event {
     BookingNoShow {
         booking: BookingFact,
     },
+    /// The hold of a booking's price was declined (or its card is gone): the client is asked to
+    /// fix their card; the booking is released if it is still unpaid a day before it starts.
+    PaymentFailed {
+        booking: BookingFact,
+        /// What the provider said, for the client.
+        reason: String,
+    },
+    /// Money was captured for a booking (the session, or a late-cancellation or no-show fee): a
+    /// receipt.
+    PaymentCaptured {
+        booking: BookingFact,
+        amount_cents: i64,
+        currency: String,
+    },
+    /// An admin refunded part or all of what a booking's client paid.
+    PaymentRefunded {
+        booking: BookingFact,
+        amount_cents: i64,
+        currency: String,
+        reason: String,
+    },
     ReservationRequested {
         reservation: ReservationFact,
     },

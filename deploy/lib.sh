@@ -153,6 +153,37 @@ load_config() {
   LIVE_STREAMS_PER_USER="${LIVE_STREAMS_PER_USER:-5}"
   UPLOADS_PER_USER_PER_DAY="${UPLOADS_PER_USER_PER_DAY:-20}"
   MAX_PENDING_BOOKINGS_PER_COACH="${MAX_PENDING_BOOKINGS_PER_COACH:-3}"
+
+  # Payments (issue 33): Stripe's API, or localstripe (deploy/localstripe/) on 127.0.0.1 when
+  # neither STRIPE_API_BASE nor STRIPE_SECRET_KEY is given; 8420 for the default mesh, beside the
+  # ops ports for a mesh moved elsewhere (like MailDev's).
+  local localstripe_port=8420
+  [[ "$OPS_PORT_BASE" != 9100 ]] && localstripe_port=$((OPS_PORT_BASE + 97))
+  LOCALSTRIPE_PORT="${LOCALSTRIPE_PORT:-$localstripe_port}"
+  LOCALSTRIPE_VENV="${LOCALSTRIPE_VENV:-$DEPLOY_DIR/.state/localstripe-venv}"
+  LOCALSTRIPE_STORE="${LOCALSTRIPE_STORE:-$STATE_DIR/localstripe/store.pickle}"
+  if [[ -z "${STRIPE_API_BASE:-}" && -z "${STRIPE_SECRET_KEY:-}" ]]; then
+    START_LOCALSTRIPE=1
+    LOCALSTRIPE_URL="http://127.0.0.1:$LOCALSTRIPE_PORT"
+    STRIPE_API_BASE="$LOCALSTRIPE_URL"
+    # localstripe takes any key that starts with sk_ (or pk_ in the browser).
+    STRIPE_SECRET_KEY=sk_test_courtside_localstripe
+    STRIPE_PUBLISHABLE_KEY="${STRIPE_PUBLISHABLE_KEY:-pk_test_courtside_localstripe}"
+    # Served by nginx's /stripe/ (the browser stays on one origin and the CSP on 'self').
+    STRIPE_JS_URL="${STRIPE_JS_URL:-/stripe/js.stripe.com/v3/}"
+  elif [[ -n "${STRIPE_API_BASE:-}" && -n "${STRIPE_SECRET_KEY:-}" ]]; then
+    START_LOCALSTRIPE=0
+    LOCALSTRIPE_URL=''
+    STRIPE_PUBLISHABLE_KEY="${STRIPE_PUBLISHABLE_KEY:-}"
+    STRIPE_JS_URL="${STRIPE_JS_URL:-https://js.stripe.com/v3/}"
+  else
+    die "set both STRIPE_API_BASE and STRIPE_SECRET_KEY (Stripe: STRIPE_API_BASE=https://api.stripe.com and a test-mode sk_test_ key), or neither (localstripe)"
+  fi
+  # STRIPE_WEBHOOK_SECRET: given, or generated into the state folder (stripe_webhook_secret).
+  STRIPE_WEBHOOK_SECRET="${STRIPE_WEBHOOK_SECRET:-}"
+  PLATFORM_FEE_BPS="${PLATFORM_FEE_BPS:-1000}"
+  PAYMENT_INTERVAL_MS="${PAYMENT_INTERVAL_MS:-2000}"
+  RECONCILE_INTERVAL_MS="${RECONCILE_INTERVAL_MS:-3600000}"
 }
 
 # Replicas: an instance is a process's name (its first replica) or the name with -K (its K-th).
@@ -251,6 +282,8 @@ process_env() {
       echo "CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE"
       echo "LIVE_STREAMS_PER_USER=$LIVE_STREAMS_PER_USER"
       echo "UPLOADS_PER_USER_PER_DAY=$UPLOADS_PER_USER_PER_DAY"
+      echo "STRIPE_PUBLISHABLE_KEY=$STRIPE_PUBLISHABLE_KEY"
+      echo "STRIPE_JS_URL=$STRIPE_JS_URL"
       ;;
     *)
       echo "DATABASE_URL=$(service_database_url "$(process_of "$name")")"
@@ -270,6 +303,12 @@ process_env() {
       echo "COACHING_URL=$(urls_of coaching-svc)"
       echo "MAX_PENDING_BOOKINGS_PER_COACH=$MAX_PENDING_BOOKINGS_PER_COACH"
       echo "GRPC_RESOLVE_INTERVAL_MS=$GRPC_RESOLVE_INTERVAL_MS"
+      echo "STRIPE_API_BASE=$STRIPE_API_BASE"
+      echo "STRIPE_SECRET_KEY=$STRIPE_SECRET_KEY"
+      echo "STRIPE_WEBHOOK_SECRET=$(stripe_webhook_secret)"
+      echo "PLATFORM_FEE_BPS=$PLATFORM_FEE_BPS"
+      echo "PAYMENT_INTERVAL_MS=$PAYMENT_INTERVAL_MS"
+      echo "RECONCILE_INTERVAL_MS=$RECONCILE_INTERVAL_MS"
       ;;
   esac
 }
@@ -460,6 +499,16 @@ secret_of() {
   echo "$(<"$file")"
 }
 
+# stripe_webhook_secret: STRIPE_WEBHOOK_SECRET when given, else whsec_<generated>, kept in the state
+# folder (localstripe signs its events with it; with Stripe, give the endpoint's own secret).
+stripe_webhook_secret() {
+  if [[ -n "$STRIPE_WEBHOOK_SECRET" ]]; then
+    echo "$STRIPE_WEBHOOK_SECRET"
+  else
+    echo "whsec_$(secret_of stripe-webhook)"
+  fi
+}
+
 # schema_of SERVICE -> the schema it owns (identity-svc -> identity).
 schema_of() { echo "${1%-svc}"; }
 
@@ -627,7 +676,7 @@ render_template() {
   printf '%s\n' "$text"
 }
 
-NGINX_TEMPLATE_VARS=(NGINX_LISTEN GATEWAY_UPSTREAM WEB_ROOT UPLOAD_DIR NGINX_SNIPPET_DIR NGINX_REAL_IP_FROM)
+NGINX_TEMPLATE_VARS=(NGINX_LISTEN GATEWAY_UPSTREAM WEB_ROOT UPLOAD_DIR NGINX_SNIPPET_DIR NGINX_REAL_IP_FROM STRIPE_JS_URL)
 
 write_nginx_config() {
   local dir="$STATE_DIR/nginx"
@@ -643,6 +692,16 @@ write_nginx_config() {
   WEB_ROOT="$WEB_DIST"
   cp "$DEPLOY_DIR/nginx/security-headers.conf" "$dir/security-headers.conf"
   render_template "$DEPLOY_DIR/nginx/courtside.conf.template" "${NGINX_TEMPLATE_VARS[@]}" >"$dir/courtside.conf"
+  # /stripe/ (localstripe's API and Stripe.js mock) exists only while this mesh runs a localstripe:
+  # the template includes whatever optional/*.conf holds.
+  mkdir -p "$dir/optional"
+  rm -f "$dir/optional/"*.conf
+  if ((START_LOCALSTRIPE)); then
+    # shellcheck disable=SC2034 # read by render_template through ${!var}
+    LOCALSTRIPE_UPSTREAM="127.0.0.1:$LOCALSTRIPE_PORT"
+    render_template "$DEPLOY_DIR/nginx/localstripe.conf.template" LOCALSTRIPE_UPSTREAM NGINX_SNIPPET_DIR \
+      >"$dir/optional/localstripe.conf"
+  fi
 
   local user_line=''
   if [[ $EUID -eq 0 ]]; then
@@ -772,7 +831,7 @@ stop_all() {
       [[ -e "$file" ]] && { name="${file##*/}" && found+=("${name%.pid}"); }
     done
   done
-  for name in nginx maildev "${found[@]}"; do
+  for name in nginx maildev localstripe "${found[@]}"; do
     if pid="$(pid_of "$name")"; then
       kill -TERM "$pid" 2>/dev/null || true
       pids+=("$pid")
@@ -873,4 +932,63 @@ start_maildev() {
   start_process maildev node "$DEPLOY_DIR/maildev/node_modules/maildev/bin/maildev" \
     --ip 127.0.0.1 --smtp "$MAIL_SMTP_PORT" --web "$MAIL_UI_PORT"
   wait_until 30 http_ok "http://127.0.0.1:$MAIL_UI_PORT/" || fail_with_log maildev "MailDev did not start"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The development payment provider: localstripe (issue 33)
+# ---------------------------------------------------------------------------------------------
+
+# ensure_localstripe_venv: deploy/.state/localstripe-venv (LOCALSTRIPE_VENV) from the pinned
+# deploy/localstripe/requirements.txt, made again only when that file changes; one for every mesh
+# and test on this checkout (the Rust tests' platform::testing::Localstripe runs it too).
+ensure_localstripe_venv() {
+  local req="$DEPLOY_DIR/localstripe/requirements.txt" stamp="$LOCALSTRIPE_VENV/.requirements"
+  if [[ -x "$LOCALSTRIPE_VENV/bin/python" && -f "$stamp" ]] && cmp -s "$req" "$stamp"; then
+    return 0
+  fi
+  mkdir -p "$(dirname "$LOCALSTRIPE_VENV")"
+  local lock_fd
+  exec {lock_fd}>"$LOCALSTRIPE_VENV.lock"
+  flock -w 600 "$lock_fd" || die "another script is making $LOCALSTRIPE_VENV since 10 minutes"
+  if ! [[ -x "$LOCALSTRIPE_VENV/bin/python" && -f "$stamp" ]] || ! cmp -s "$req" "$stamp"; then
+    command -v python3 >/dev/null || apt_install python3
+    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+    log "python3 -m venv $LOCALSTRIPE_VENV; pip install -r deploy/localstripe/requirements.txt"
+    rm -rf "$LOCALSTRIPE_VENV"
+    python3 -m venv "$LOCALSTRIPE_VENV" || { apt_install python3-venv && python3 -m venv "$LOCALSTRIPE_VENV"; }
+    "$LOCALSTRIPE_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$req" ||
+      { rm -rf "$LOCALSTRIPE_VENV" && die "could not install localstripe from deploy/localstripe/requirements.txt"; }
+    cp "$req" "$stamp"
+  fi
+  exec {lock_fd}>&-
+}
+
+# start_localstripe: this mesh's localstripe (unless STRIPE_API_BASE and STRIPE_SECRET_KEY name
+# another provider) on 127.0.0.1:LOCALSTRIPE_PORT, its store kept in LOCALSTRIPE_STORE across
+# restarts (FRESH_DB=1 starts it over with the database), and the gateway's webhook registered.
+start_localstripe() {
+  ((START_LOCALSTRIPE)) || return 0
+  ensure_localstripe_venv
+  port_in_use "$LOCALSTRIPE_PORT" &&
+    die "port $LOCALSTRIPE_PORT (for localstripe) is taken by another program: set LOCALSTRIPE_PORT, or STRIPE_API_BASE and STRIPE_SECRET_KEY"
+  local store=()
+  if [[ "$LOCALSTRIPE_STORE" != none ]]; then
+    [[ "${FRESH_DB:-}" == 1 ]] && rm -f "$LOCALSTRIPE_STORE"
+    store=(--store "$LOCALSTRIPE_STORE")
+  fi
+  start_process localstripe "$LOCALSTRIPE_VENV/bin/python" "$DEPLOY_DIR/localstripe/run.py" \
+    --host 127.0.0.1 --port "$LOCALSTRIPE_PORT" "${store[@]}"
+  wait_until 30 http_ok "$LOCALSTRIPE_URL/js.stripe.com/v3/" || fail_with_log localstripe "localstripe did not start"
+  register_localstripe_webhook
+}
+
+# register_localstripe_webhook: localstripe keeps webhook endpoints in memory only, so after each
+# start: every event, signed with STRIPE_WEBHOOK_SECRET, to the gateway through nginx.
+register_localstripe_webhook() {
+  local status
+  status="$(curl -sS -o /dev/null -m 5 -w '%{http_code}' \
+    --data-urlencode "url=$BASE_URL/api/payments/webhook" \
+    --data-urlencode "secret=$(stripe_webhook_secret)" \
+    "$LOCALSTRIPE_URL/_config/webhooks/courtside" 2>/dev/null || true)"
+  [[ "$status" == 200 ]] || fail_with_log localstripe "localstripe refused the webhook endpoint ($status)"
 }

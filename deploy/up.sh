@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts the whole Courtside mesh on this machine, without Docker: PostgreSQL and Redis (started if
-# they are not answering), the four services, the gateway and nginx with the web build.
+# they are not answering), the four services, the gateway and nginx with the web build, and, for
+# development, MailDev and localstripe (unless SMTP_URL, STRIPE_API_BASE and STRIPE_SECRET_KEY say
+# where the real ones are).
 #
 #   ./deploy/up.sh               install what is missing, build (release), start, wait, print the URL
 #   ./deploy/up.sh --print-env   print each process's environment and exit (changes nothing)
@@ -76,11 +78,19 @@ ensure_admin_password
 write_nginx_config
 nginx_test_config
 
+if ((!START_LOCALSTRIPE)) && [[ -z "$STRIPE_WEBHOOK_SECRET" ]]; then
+  warn "STRIPE_WEBHOOK_SECRET is not set: webhook events from $STRIPE_API_BASE will be refused (the payment worker and the reconciliation still bring every payment in line)"
+fi
+if ((!START_LOCALSTRIPE)) && [[ -z "$STRIPE_PUBLISHABLE_KEY" ]]; then
+  warn "STRIPE_PUBLISHABLE_KEY is not set: the browser cannot add cards"
+fi
+
 # 5. Start everything, then wait for every readiness check.
 log "starting the services, the gateway and nginx (logs in $LOG_DIR)"
 # A mesh that did not come up is stopped again; its logs stay.
 trap 'status=$?; if ((status != 0)); then stop_all; fi' EXIT
 start_maildev
+start_localstripe
 for name in "${INSTANCES[@]}"; do
   start_rust_process "$name"
 done
@@ -104,6 +114,11 @@ trap - EXIT
     if ((START_MAILDEV)); then
       printf 'MAIL_UI_URL=%q\n' "http://127.0.0.1:$MAIL_UI_PORT"
     fi
+    # The payment provider's API and the key this mesh calls it with (localstripe's, when it
+    # started one: the tests count charges there).
+    for var in STRIPE_API_BASE STRIPE_SECRET_KEY LOCALSTRIPE_URL LOCALSTRIPE_PORT; do
+      printf '%s=%q\n' "$var" "${!var}"
+    done
   } >"$STATE_DIR/mesh.env"
 )
 
@@ -124,6 +139,11 @@ cat <<EOF
   Admin      $ADMIN_EMAIL / $ADMIN_PASSWORD
   Logs       $LOG_DIR
 $( ((START_MAILDEV)) && printf '  Mail       http://127.0.0.1:%s\n' "$MAIL_UI_PORT")
+$(if ((START_LOCALSTRIPE)); then
+  printf '  Payments   localstripe %s (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined)\n' "$LOCALSTRIPE_URL"
+else
+  printf '  Payments   %s\n' "$STRIPE_API_BASE"
+fi)
   Stop with  $stop_hint./deploy/down.sh
 
 EOF

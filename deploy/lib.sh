@@ -965,7 +965,7 @@ ensure_localstripe_venv() {
 
 # start_localstripe: this mesh's localstripe (unless STRIPE_API_BASE and STRIPE_SECRET_KEY name
 # another provider) on 127.0.0.1:LOCALSTRIPE_PORT, its store kept in LOCALSTRIPE_STORE across
-# restarts (FRESH_DB=1 starts it over with the database), and the gateway's webhook registered.
+# restarts (FRESH_DB=1 starts it over with the database), sending its events to the gateway.
 start_localstripe() {
   ((START_LOCALSTRIPE)) || return 0
   ensure_localstripe_venv
@@ -976,19 +976,11 @@ start_localstripe() {
     [[ "${FRESH_DB:-}" == 1 ]] && rm -f "$LOCALSTRIPE_STORE"
     store=(--store "$LOCALSTRIPE_STORE")
   fi
-  start_process localstripe "$LOCALSTRIPE_VENV/bin/python" "$DEPLOY_DIR/localstripe/run.py" \
-    --host 127.0.0.1 --port "$LOCALSTRIPE_PORT" "${store[@]}"
+  # The webhook (every event, signed with STRIPE_WEBHOOK_SECRET, to the gateway through nginx) is
+  # registered by run.py at each start: localstripe keeps webhook endpoints in memory only. The
+  # secret goes in the environment, not on a command line every user can read.
+  start_process localstripe env STRIPE_WEBHOOK_SECRET="$(stripe_webhook_secret)" \
+    "$LOCALSTRIPE_VENV/bin/python" "$DEPLOY_DIR/localstripe/run.py" \
+    --host 127.0.0.1 --port "$LOCALSTRIPE_PORT" --webhook-url "$BASE_URL/api/payments/webhook" "${store[@]}"
   wait_until 30 http_ok "$LOCALSTRIPE_URL/js.stripe.com/v3/" || fail_with_log localstripe "localstripe did not start"
-  register_localstripe_webhook
-}
-
-# register_localstripe_webhook: localstripe keeps webhook endpoints in memory only, so after each
-# start: every event, signed with STRIPE_WEBHOOK_SECRET, to the gateway through nginx.
-register_localstripe_webhook() {
-  local status
-  status="$(curl -sS -o /dev/null -m 5 -w '%{http_code}' \
-    --data-urlencode "url=$BASE_URL/api/payments/webhook" \
-    --data-urlencode "secret=$(stripe_webhook_secret)" \
-    "$LOCALSTRIPE_URL/_config/webhooks/courtside" 2>/dev/null || true)"
-  [[ "$status" == 200 ]] || fail_with_log localstripe "localstripe refused the webhook endpoint ($status)"
 }

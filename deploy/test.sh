@@ -8,6 +8,7 @@
 #                   deploy/README.md documents every variable read) with its own test, and Redocly and
 #                   Spectral on the committed OpenAPI document (deploy/openapi.sh lint)
 #     rust          cargo nextest run --workspace (or cargo test), against local PostgreSQL and Redis
+#                   and localstripes of their own (the venv deploy/.state/localstripe-venv made first)
 #     web           npm ci, npm run api:check (types generated from the document), npm run lint,
 #                   npm test, npm run build
 #     e2e           a second mesh (debug build, its own ports, database and state) driven by
@@ -128,9 +129,10 @@ stage_static() {
   command -v nginx >/dev/null || apt_install nginx
   local scripts=()
   mapfile -t scripts < <(cd "$COURTSIDE_ROOT" && ls deploy/*.sh)
-  scripts+=(.ci/run)
-  step "bash -n ${scripts[*]}"
+  scripts+=(.ci/run deploy/docker/web-localstripe.sh)
+  step "bash -n ${scripts[*]}; python3 -m py_compile deploy/localstripe/run.py"
   for s in "${scripts[@]}"; do bash -n "$COURTSIDE_ROOT/$s"; done
+  python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$COURTSIDE_ROOT/deploy/localstripe/run.py"
   run shellcheck -x "${scripts[@]}"
 
   # The nginx template, rendered as up.sh renders it, must pass nginx -t.
@@ -150,7 +152,8 @@ stage_static() {
 
   tools_venv
   # DL3008 (pin apt package versions) is left out: Debian's security updates would break the pins.
-  run "$TOOLS_VENV/bin/hadolint" --ignore DL3008 deploy/docker/service.Dockerfile deploy/docker/web.Dockerfile
+  run "$TOOLS_VENV/bin/hadolint" --ignore DL3008 deploy/docker/service.Dockerfile deploy/docker/web.Dockerfile \
+    deploy/docker/localstripe.Dockerfile
   run "$TOOLS_VENV/bin/check-jsonschema" --builtin-schema vendor.compose-spec docker-compose.yml deploy/compose.traces.yml
   local manifests=()
   mapfile -t manifests < <(cd "$COURTSIDE_ROOT" && find deploy/k8s -name '*.yaml' ! -name kustomization.yaml | sort)
@@ -171,8 +174,17 @@ drop_test_databases() {
       psql -X -q -d postgres -c 'drop database if exists "{}" with (force)' >/dev/null
 }
 
+# localstripe_for_tests: the venv of deploy/localstripe/ made, and how the Rust tests' own
+# localstripes are started (platform::testing::Localstripe): LOCALSTRIPE_PYTHON runs
+# LOCALSTRIPE_SCRIPT with --host and --port; LOCALSTRIPE_RUN, when given, replaces both.
+localstripe_for_tests() {
+  ensure_localstripe_venv
+  export LOCALSTRIPE_PYTHON="$LOCALSTRIPE_VENV/bin/python" LOCALSTRIPE_SCRIPT="$DEPLOY_DIR/localstripe/run.py"
+}
+
 stage_rust() {
   ensure_databases_for_tests
+  localstripe_for_tests
   drop_test_databases
   local rc=0
   if cargo nextest --version >/dev/null 2>&1; then
@@ -236,15 +248,19 @@ stage_e2e() {
   step "deploy/up.sh for the e2e mesh (debug build, its own ports, database, state and Redis namespace)"
   e2e_env "${skip_web[@]}" "$DEPLOY_DIR/up.sh"
 
-  local mesh_env="$E2E_STATE_DIR/mesh.env" BASE_URL ADMIN_EMAIL ADMIN_PASSWORD MAIL_UI_URL=''
+  local mesh_env="$E2E_STATE_DIR/mesh.env" BASE_URL ADMIN_EMAIL ADMIN_PASSWORD MAIL_UI_URL='' LOCALSTRIPE_URL=''
   # shellcheck disable=SC1090
   source "$mesh_env"
+  # The mesh's localstripe answers behind nginx (/stripe/: the browser's Stripe.js and its API).
+  [[ -n "$LOCALSTRIPE_URL" ]] || die "the e2e mesh started no localstripe (STRIPE_API_BASE or STRIPE_SECRET_KEY is set?)"
+  [[ "$(http_status "$BASE_URL/stripe/js.stripe.com/v3/")" == 200 ]] ||
+    die "nginx does not serve localstripe's Stripe.js at $BASE_URL/stripe/js.stripe.com/v3/"
   if ((RUN_PLAYWRIGHT)); then
     [[ -f "$COURTSIDE_ROOT/web/node_modules/.bin/playwright" ]] || npm_ci_if_needed "$WEB_DIR"
-    # The admin and the mail catcher of this mesh, not of whatever mesh.env another up.sh left at
-    # the same URL.
+    # The admin, the mail catcher and the payment provider of this mesh, not of whatever mesh.env
+    # another up.sh left at the same URL.
     run env BASE_URL="$BASE_URL" ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD" \
-      MAIL_UI_URL="$MAIL_UI_URL" CHROMIUM_PATH="$CHROMIUM_PATH" \
+      MAIL_UI_URL="$MAIL_UI_URL" LOCALSTRIPE_URL="$LOCALSTRIPE_URL" CHROMIUM_PATH="$CHROMIUM_PATH" \
       bash -c 'cd web && npx playwright test'
   fi
   if ((RUN_SCHEMATHESIS)); then

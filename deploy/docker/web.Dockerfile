@@ -15,14 +15,23 @@ FROM nginxinc/nginx-unprivileged:1.27-alpine
 RUN rm -f /etc/nginx/conf.d/default.conf
 COPY deploy/nginx/courtside.conf.template /etc/nginx/templates/default.conf.template
 COPY deploy/nginx/security-headers.conf /etc/nginx/snippets/security-headers.conf
+# /stripe/ to a localstripe, rendered at start only when LOCALSTRIPE_UPSTREAM is set (compose),
+# into a folder nginx's user may write (the script is executable in the repository).
+COPY deploy/nginx/localstripe.conf.template /etc/nginx/optional-templates/localstripe.conf.template
+COPY deploy/docker/web-localstripe.sh /docker-entrypoint.d/30-courtside-localstripe.sh
+USER root
+RUN mkdir -p /etc/nginx/snippets/optional && chown 101:0 /etc/nginx/snippets/optional
+USER 101
 COPY --from=build /web/dist /usr/share/nginx/html
 # The template's placeholders; only these are substituted, nginx's own $variables stay.
-ENV NGINX_ENVSUBST_FILTER="^(NGINX_LISTEN|GATEWAY_UPSTREAM|WEB_ROOT|UPLOAD_DIR|NGINX_SNIPPET_DIR|NGINX_REAL_IP_FROM)$" \
+ENV NGINX_ENVSUBST_FILTER="^(NGINX_LISTEN|GATEWAY_UPSTREAM|WEB_ROOT|UPLOAD_DIR|NGINX_SNIPPET_DIR|NGINX_REAL_IP_FROM|STRIPE_JS_URL)$" \
     NGINX_LISTEN=8080 \
     GATEWAY_UPSTREAM=gateway:8000 \
     WEB_ROOT=/usr/share/nginx/html \
     UPLOAD_DIR=/srv/uploads \
     NGINX_SNIPPET_DIR=/etc/nginx/snippets \
-    NGINX_REAL_IP_FROM=127.0.0.1
+    NGINX_REAL_IP_FROM=127.0.0.1 \
+    STRIPE_JS_URL=https://js.stripe.com/v3/ \
+    LOCALSTRIPE_UPSTREAM=""
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/healthz"]

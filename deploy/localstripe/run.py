@@ -12,11 +12,14 @@ launcher imports its aiohttp application and:
   --store PATH     keeps the store in PATH, loaded at start and written (atomically) after each
                    POST or DELETE, so a dev mesh keeps its customers and cards across restarts;
                    without it nothing is written anywhere and every start is empty
+  --webhook-url URL  sends every event to URL, signed with the secret in the environment's
+                   STRIPE_WEBHOOK_SECRET (as POST /_config/webhooks/courtside would register it),
+                   from every start on: localstripe keeps webhook endpoints in memory only
 
     deploy/.state/localstripe-venv/bin/python deploy/localstripe/run.py --port 8420
 
-Webhook endpoints live in memory only, whatever --store says: register them after each start
-(POST /_config/webhooks/<id> with url and secret, as deploy/lib.sh does).
+Webhook endpoints live in memory only, whatever --store says: --webhook-url registers Courtside's
+at every start; others can be added with POST /_config/webhooks/<id> (url, secret).
 """
 
 import argparse
@@ -85,7 +88,14 @@ def main(argv=None):
     parser.add_argument('--port', type=int, default=8420, help='port (default 8420)')
     parser.add_argument('--store', metavar='PATH',
                         help='keep the store in PATH across restarts (default: in memory only)')
+    parser.add_argument('--webhook-url', metavar='URL',
+                        help="send every event to URL, signed with $STRIPE_WEBHOOK_SECRET")
     args = parser.parse_args(argv)
+    webhook_secret = os.environ.get('STRIPE_WEBHOOK_SECRET', '')
+    if args.webhook_url and not webhook_secret:
+        parser.error('--webhook-url needs STRIPE_WEBHOOK_SECRET in the environment')
+    if args.webhook_url and not args.webhook_url.startswith(('http://', 'https://')):
+        parser.error('--webhook-url must be an http:// or https:// URL')
 
     if args.store:
         os.makedirs(os.path.dirname(os.path.abspath(args.store)), exist_ok=True)
@@ -93,14 +103,20 @@ def main(argv=None):
     # Imported after the store is patched: the server module saves through it.
     from localstripe import server
 
+    from localstripe.webhooks import register_webhook
+
     resources.store.try_load_from_disk()
+    if args.webhook_url:
+        # Every event kind (events=None), as localstripe sends only a few.
+        register_webhook('courtside', args.webhook_url, webhook_secret, None)
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format='%(asctime)s %(name)s %(message)s')
     access_log = logging.getLogger('aiohttp.access')
     where = args.store or 'memory only'
-    print(f'localstripe {version()} on http://{args.host}:{args.port} (store: {where})',
-          file=sys.stderr, flush=True)
+    webhook = args.webhook_url or 'none'
+    print(f'localstripe {version()} on http://{args.host}:{args.port} (store: {where}; '
+          f'webhook: {webhook})', file=sys.stderr, flush=True)
     web.run_app(server.app, host=args.host, port=args.port, access_log=access_log,
                 print=None, handle_signals=True)
 

@@ -5,6 +5,7 @@ const PROTOS: &[&str] = &[
     "coaching/v1/coaching.proto",
     "booking/v1/booking.proto",
     "booking/v1/payments.proto",
+    "booking/v1/records.proto",
     "gym/v1/gym.proto",
 ];
 

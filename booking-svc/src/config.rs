@@ -31,6 +31,19 @@ pub struct Config {
     /// (`MAX_PENDING_BOOKINGS_PER_COACH`, default 3): one more is refused until the coach answers
     /// one or the client cancels one, so no client holds a coach's week with open requests.
     pub max_pending_bookings_per_coach: u32,
+    /// Stripe's API (`STRIPE_API_BASE`, default https://api.stripe.com; localstripe in development
+    /// and CI) and the secret key it is called with (`STRIPE_SECRET_KEY`).
+    pub stripe_api_base: String,
+    pub stripe_secret_key: String,
+    /// Signs the provider's webhook events (`STRIPE_WEBHOOK_SECRET`).
+    pub stripe_webhook_secret: String,
+    /// The platform's fee on each capture, in basis points (`PLATFORM_FEE_BPS`, default 1000 = 10 %).
+    pub platform_fee_bps: i64,
+    /// How often the payment worker looks for payment work due (`PAYMENT_INTERVAL_MS`, default 2000).
+    pub payment_interval: Duration,
+    /// How often open and recent payments are compared with the provider
+    /// (`RECONCILE_INTERVAL_MS`, default 3600000: hourly).
+    pub reconcile_interval: Duration,
 }
 
 impl Config {
@@ -48,6 +61,12 @@ impl Config {
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
             scheduler_interval: Duration::from_millis(env.parsed("SCHEDULER_INTERVAL_MS", 5000)),
             max_pending_bookings_per_coach: env.parsed("MAX_PENDING_BOOKINGS_PER_COACH", 3),
+            stripe_api_base: env.or("STRIPE_API_BASE", "https://api.stripe.com"),
+            stripe_secret_key: env.required("STRIPE_SECRET_KEY"),
+            stripe_webhook_secret: env.required("STRIPE_WEBHOOK_SECRET"),
+            platform_fee_bps: env.parsed("PLATFORM_FEE_BPS", 1000),
+            payment_interval: Duration::from_millis(env.parsed("PAYMENT_INTERVAL_MS", 2000)),
+            reconcile_interval: Duration::from_millis(env.parsed("RECONCILE_INTERVAL_MS", 3_600_000)),
         };
         env.finish()?;
         Ok(config)

@@ -114,6 +114,10 @@ mod tests {
             cancellation_reason: None,
             rescheduled_from: None,
             rescheduled_to: None,
+            price_cents: 7500,
+            currency: "usd".into(),
+            amount_paid_cents: 0,
+            amount_refunded_cents: 0,
         }
     }
 

@@ -24,6 +24,7 @@ mod events;
 mod facts;
 mod grpc;
 mod lifecycle;
+mod payments;
 mod reviews;
 pub mod scheduler;
 mod slots;
@@ -99,11 +100,23 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
     let lifecycle =
         lifecycle::Lifecycle::new(db.clone(), relay.waker(), config.max_pending_bookings_per_coach);
     let scheduler = Scheduler::with(lifecycle.clone(), clock.clone());
+    let payments = payments::Payments {
+        db: db.clone(),
+        provider: Arc::new(
+            payments::stripe::Stripe::new(&config.stripe_api_base, &config.stripe_secret_key)
+                .context("STRIPE_API_BASE")?,
+        ),
+        clock: clock.clone(),
+        fee_bps: config.platform_fee_bps,
+        webhook_secret: config.stripe_webhook_secret.clone(),
+        relay: relay.waker(),
+    };
     let service = BookingServer::new(grpc::BookingService {
         db: db.clone(),
         lifecycle: lifecycle.clone(),
         slots,
         clock: clock.clone(),
+        payments,
     });
     let every = config.scheduler_interval;
     Ok(

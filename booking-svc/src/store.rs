@@ -47,6 +47,11 @@ pub struct BookingRow {
     pub rescheduled_from: Option<Uuid>,
     /// The booking this one was moved to (it was cancelled by the move).
     pub rescheduled_to: Option<Uuid>,
+    /// Kept when it was made, whole cents ([`crate::payments`]).
+    pub price_cents: i64,
+    pub currency: String,
+    pub amount_paid_cents: i64,
+    pub amount_refunded_cents: i64,
 }
 
 impl BookingRow {
@@ -71,7 +76,8 @@ macro_rules! booking_columns {
         "booking_id, client_id, coach_id, slot_id, booking_date, start_time, end_time, \
          location_name, status, payment_status, created_at, time_zone, starts_at, ends_at, \
          expires_at, cancellation_window_minutes, late_cancellation, cancelled_by, \
-         cancellation_reason, rescheduled_from, rescheduled_to"
+         cancellation_reason, rescheduled_from, rescheduled_to, price_cents, currency, \
+         amount_paid_cents, amount_refunded_cents"
     };
 }
 pub(crate) use booking_columns;

@@ -197,6 +197,7 @@ async fn booking_without_signing_in_is_unauthenticated() {
         coach_id: Uuid::new_v4().to_string(),
         slot_id: Uuid::new_v4().to_string(),
         booking_date: next(Weekday::Mon).to_string(),
+        payment_method_id: None,
     };
 
     let refused = app.booking.clone().create_booking(request).await;
@@ -251,6 +252,7 @@ async fn fifty_concurrent_bookings_of_one_slot_and_date_give_exactly_one() {
                 coach_id: coach.id.to_string(),
                 slot_id,
                 booking_date: saturday.to_string(),
+                payment_method_id: None,
             },
         );
         tokio::spawn(async move { app_booking.clone().create_booking(request).await })
@@ -304,6 +306,7 @@ async fn concurrent_bookings_of_overlapping_slots_give_exactly_one() {
                 coach_id: coach.id.to_string(),
                 slot_id: slots[i % slots.len()].clone(),
                 booking_date: sunday.to_string(),
+                payment_method_id: None,
             },
         );
         let mut booking = app.booking.clone();

@@ -131,6 +131,13 @@ impl TestApp {
                 grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
                 scheduler_interval,
                 max_pending_bookings_per_coach: max_pending,
+                // No provider yet: the payment suites start a localstripe of their own.
+                stripe_api_base: "http://127.0.0.1:1".into(),
+                stripe_secret_key: "sk_test_booking_suite".into(),
+                stripe_webhook_secret: "whsec_booking_suite".into(),
+                platform_fee_bps: 1000,
+                payment_interval: scheduler_interval,
+                reconcile_interval: Duration::from_secs(3600),
             },
             Arc::new(clock.clone()),
         )
@@ -348,6 +355,8 @@ impl TestApp {
                         max_advance_days: max_days,
                         response_window_minutes: respond,
                         cancellation_window_minutes: cancel,
+                        late_cancellation_fee_percent: None,
+                        no_show_fee_percent: None,
                     }),
                 },
             ))
@@ -397,6 +406,7 @@ impl TestApp {
             coach_id: coach_id.into(),
             slot_id: slot_id.into(),
             booking_date: booking_date.into(),
+            payment_method_id: None,
         };
         Ok(self
             .booking

@@ -1,4 +1,7 @@
-//! The booking.v1 service: proto → domain → store → proto, nothing else.
+//! The booking.v1 service: proto → domain → store → proto, nothing else. The payment RPCs are in
+//! [`payments`].
+
+mod payments;
 
 use chrono::{DateTime, Duration, Utc};
 use platform::{
@@ -21,6 +24,7 @@ use crate::{
     },
     error::Error,
     lifecycle::Lifecycle,
+    payments::Payments,
     reviews::{self, ReviewRow, Said},
     slots::Slots,
     store::{self, BookingRow, NewBooking},
@@ -36,6 +40,7 @@ pub struct BookingService {
     pub slots: Slots,
     /// Where "now" comes from.
     pub clock: SharedClock,
+    pub payments: Payments,
 }
 
 impl From<BookingRow> for pb::BookingRecord {
@@ -64,6 +69,10 @@ impl From<BookingRow> for pb::BookingRecord {
             free_cancellation_until: rfc3339(
                 row.starts_at - Duration::minutes(i64::from(row.cancellation_window_minutes)),
             ),
+            price_cents: row.price_cents,
+            currency: row.currency,
+            amount_paid_cents: row.amount_paid_cents,
+            amount_refunded_cents: row.amount_refunded_cents,
         }
     }
 }
@@ -633,6 +642,75 @@ impl booking_server::Booking for BookingService {
         Ok(Response::new(pb::HideReviewResponse {
             review: Some(row.into()),
         }))
+    }
+    async fn setup_payment_method(
+        &self,
+        request: Request<pb::SetupPaymentMethodRequest>,
+    ) -> Result<Response<pb::SetupPaymentMethodResponse>, Status> {
+        payments::setup_payment_method(self, request).await
+    }
+
+    async fn list_payment_methods(
+        &self,
+        request: Request<pb::ListPaymentMethodsRequest>,
+    ) -> Result<Response<pb::ListPaymentMethodsResponse>, Status> {
+        payments::list_payment_methods(self, request).await
+    }
+
+    async fn set_default_payment_method(
+        &self,
+        request: Request<pb::SetDefaultPaymentMethodRequest>,
+    ) -> Result<Response<pb::SetDefaultPaymentMethodResponse>, Status> {
+        payments::set_default_payment_method(self, request).await
+    }
+
+    async fn remove_payment_method(
+        &self,
+        request: Request<pb::RemovePaymentMethodRequest>,
+    ) -> Result<Response<pb::RemovePaymentMethodResponse>, Status> {
+        payments::remove_payment_method(self, request).await
+    }
+
+    async fn get_receipt(
+        &self,
+        request: Request<pb::GetReceiptRequest>,
+    ) -> Result<Response<pb::GetReceiptResponse>, Status> {
+        payments::get_receipt(self, request).await
+    }
+
+    async fn get_earnings(
+        &self,
+        request: Request<pb::GetEarningsRequest>,
+    ) -> Result<Response<pb::GetEarningsResponse>, Status> {
+        payments::get_earnings(self, request).await
+    }
+
+    async fn list_payments(
+        &self,
+        request: Request<pb::ListPaymentsRequest>,
+    ) -> Result<Response<pb::ListPaymentsResponse>, Status> {
+        payments::list_payments(self, request).await
+    }
+
+    async fn refund_booking(
+        &self,
+        request: Request<pb::RefundBookingRequest>,
+    ) -> Result<Response<pb::RefundBookingResponse>, Status> {
+        payments::refund_booking(self, request).await
+    }
+
+    async fn get_payment_totals(
+        &self,
+        request: Request<pb::GetPaymentTotalsRequest>,
+    ) -> Result<Response<pb::GetPaymentTotalsResponse>, Status> {
+        payments::get_payment_totals(self, request).await
+    }
+
+    async fn apply_payment_webhook(
+        &self,
+        request: Request<pb::ApplyPaymentWebhookRequest>,
+    ) -> Result<Response<pb::ApplyPaymentWebhookResponse>, Status> {
+        payments::apply_payment_webhook(self, request).await
     }
 }
 

@@ -1,0 +1,1 @@
+//! See [`super`]. (issue 33: being written)

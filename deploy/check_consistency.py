@@ -3,7 +3,9 @@
 
 For every process it checks that they name the same image, the same environment variables and the
 same ports (listen, ops, health checks and probes, service URLs), that the web image gets the same
-template placeholders everywhere, and that deploy/README.md documents every variable anything here reads:
+template placeholders everywhere, that payments go to localstripe in compose and to Stripe in the
+cluster with every credential in a Secret, and that deploy/README.md documents every variable
+anything here reads:
 - the Rust code: `std::env::var("NAME")` and every call of a helper that hands its argument on to
   one (`Env::or`, `Env::parsed`, `Env::file`, ... in any crate), with the name written in place or
   as a `const` of type `&str`; a read whose name cannot be resolved is itself reported;
@@ -37,7 +39,14 @@ OPTIONAL_VARS = {"OTEL_EXPORTER_OTLP_ENDPOINT"}
 URL_VARS = {"IDENTITY_URL": "identity-svc", "COACHING_URL": "coaching-svc", "BOOKING_URL": "booking-svc", "GYM_URL": "gym-svc"}
 WEB_VARS = [
     "NGINX_LISTEN", "GATEWAY_UPSTREAM", "WEB_ROOT", "UPLOAD_DIR", "NGINX_SNIPPET_DIR", "NGINX_REAL_IP_FROM",
+    "STRIPE_JS_URL",
 ]
+# The web image's optional /stripe/ (deploy/nginx/localstripe.conf.template): set where a
+# localstripe runs (compose), never in the cluster.
+WEB_OPTIONAL_VARS = {"LOCALSTRIPE_UPSTREAM"}
+LOCALSTRIPE_VARS = {"LOCALSTRIPE_UPSTREAM", "NGINX_SNIPPET_DIR"}
+# Variables that carry a credential: in Kubernetes, only from a Secret.
+SECRET_NAME = re.compile(r"SECRET|PASSWORD|^DATABASE_URL$|^REDIS_URL$|^SMTP_URL$")
 
 # Read by the scripts but not settings of Courtside: the system's own, and values one script hands
 # to a function of its own.
@@ -308,6 +317,63 @@ def extension_problems(root: Path) -> list[str]:
     return out
 
 
+# --- payments: localstripe in compose, Stripe in the cluster, keys in Secrets (issue 33) --------
+
+COMPOSE_DEFAULT = re.compile(r"^\$\{[A-Z_][A-Z0-9_]*:?-([^}]*)\}$")
+
+
+def compose_default(value: object) -> str:
+    """`${NAME:-default}` -> default; anything else as it is."""
+    m = COMPOSE_DEFAULT.fullmatch(str(value))
+    return m.group(1) if m else str(value)
+
+
+def payments_problems(compose: dict, by_kind: dict[str, dict[str, dict]]) -> list[str]:
+    """Compose runs localstripe and points booking-svc, nginx's /stripe/ and localstripe's webhook at
+    each other; the cluster runs none, talks to Stripe and reads every credential from a Secret; the
+    gateway and nginx agree on where Stripe.js comes from (the Content-Security-Policy follows it)."""
+    out: list[str] = []
+    services = compose.get("services", {})
+    env = {name: svc.get("environment", {}) or {} for name, svc in services.items()}
+    ls = services.get("localstripe")
+    if ls is None:
+        out.append("docker-compose.yml has no localstripe service (the development payment provider)")
+    else:
+        api = urlparse(compose_default(env.get("booking-svc", {}).get("STRIPE_API_BASE", "")))
+        if (api.hostname, api.port) != ("localstripe", 8420):
+            out.append(f"docker-compose.yml booking-svc: STRIPE_API_BASE defaults to {api.geturl()!r}, not http://localstripe:8420")
+        upstream = compose_default(env.get("web", {}).get("LOCALSTRIPE_UPSTREAM", ""))
+        if upstream != "localstripe:8420":
+            out.append(f"docker-compose.yml web: LOCALSTRIPE_UPSTREAM defaults to {upstream!r}, not localstripe:8420")
+        command = [str(c) for c in ls.get("command", [])]
+        hook = command[command.index("--webhook-url") + 1] if "--webhook-url" in command[:-1] else ""
+        if hook != "http://web:8080/api/payments/webhook":
+            out.append(f"docker-compose.yml localstripe: --webhook-url is {hook!r}, not nginx's http://web:8080/api/payments/webhook")
+        if str(env.get("localstripe", {}).get("STRIPE_WEBHOOK_SECRET")) != str(env.get("booking-svc", {}).get("STRIPE_WEBHOOK_SECRET")):
+            out.append("docker-compose.yml: localstripe signs with another STRIPE_WEBHOOK_SECRET than booking-svc verifies with")
+    if str(env.get("web", {}).get("STRIPE_JS_URL")) != str(env.get("gateway", {}).get("STRIPE_JS_URL")):
+        out.append("docker-compose.yml: web's STRIPE_JS_URL (the CSP) differs from the gateway's (what the browser loads)")
+
+    configmap = by_kind.get("ConfigMap", {}).get("courtside-config", {}).get("data", {})
+    for kind in ("Deployment", "Service", "StatefulSet"):
+        if "localstripe" in by_kind.get(kind, {}):
+            out.append(f"deploy/k8s: a {kind} localstripe; the cluster talks to Stripe (STRIPE_API_BASE)")
+    if urlparse(str(configmap.get("STRIPE_API_BASE", ""))).hostname != "api.stripe.com":
+        out.append(f"k8s config: STRIPE_API_BASE is {configmap.get('STRIPE_API_BASE')!r}, not Stripe's https://api.stripe.com")
+    js_keys = {}
+    for name, dep in by_kind.get("Deployment", {}).items():
+        for container in dep["spec"]["template"]["spec"].get("containers", []):
+            for e in container.get("env", []):
+                source = e.get("valueFrom", {})
+                if SECRET_NAME.search(e["name"]) and "secretKeyRef" not in source:
+                    out.append(f"k8s {name}: {e['name']} carries a credential and must come from a Secret (secretKeyRef)")
+                if e["name"] == "STRIPE_JS_URL":
+                    js_keys[name] = (source.get("configMapKeyRef") or {}).get("key", e.get("value"))
+    if len(set(js_keys.values())) > 1 or set(js_keys) & {"web", "gateway"} != {"web", "gateway"}:
+        out.append(f"k8s: web and the gateway must read STRIPE_JS_URL from the same ConfigMap key, have {js_keys}")
+    return out
+
+
 # --- which variables the code and the scripts read ---------------------------------------------
 
 RUST_DIRECT = re.compile(r"(?<![.\w])(?<!fn )(?:std::)?(?:env::)?var(?:_os)?\s*\(\s*([^,)]*?)\s*\)")
@@ -491,8 +557,8 @@ def main() -> int:
     gw_env = services.get("gateway", {}).get("environment", {})
     web = services.get("web", {})
     web_env = {k: str(v) for k, v in web.get("environment", {}).items()}
-    if sorted(web_env) != sorted(WEB_VARS):
-        problem(f"docker-compose.yml web: variables {sorted(web_env)} != the template's {sorted(WEB_VARS)}")
+    if sorted(set(web_env) - WEB_OPTIONAL_VARS) != sorted(WEB_VARS):
+        problem(f"docker-compose.yml web: variables {sorted(set(web_env) - WEB_OPTIONAL_VARS)} != the template's {sorted(WEB_VARS)}")
     if web.get("image") != f"courtside/web:{version}":
         problem(f"docker-compose.yml web: image {web.get('image')} != courtside/web:{version}")
     if "GATEWAY_UPSTREAM" in web_env and port_of(web_env["GATEWAY_UPSTREAM"]) != port_of(up["gateway"]["LISTEN_ADDR"]):
@@ -588,10 +654,28 @@ def main() -> int:
     if not m or set(m.group(1).split()) != set(WEB_VARS):
         problem("deploy/lib.sh NGINX_TEMPLATE_VARS differs from the template's placeholders")
     dockerfile = (ROOT / "deploy/docker/web.Dockerfile").read_text()
-    for var in WEB_VARS:
+    for var in WEB_VARS + sorted(WEB_OPTIONAL_VARS):
         if not re.search(rf"^\s*{var}=", dockerfile, re.M):
             problem(f"deploy/docker/web.Dockerfile does not set {var}")
+    m = re.search(r'NGINX_ENVSUBST_FILTER="\^\(([^)]*)\)\$"', dockerfile)
+    if not m or set(m.group(1).split("|")) != set(WEB_VARS):
+        problem("deploy/docker/web.Dockerfile: NGINX_ENVSUBST_FILTER must name exactly the template's placeholders")
+    # /stripe/: one template, rendered by up.sh (lib.sh) and by the web image (web-localstripe.sh).
+    optional = set(re.findall(r"\$\{([A-Z_]+)\}", (ROOT / "deploy/nginx/localstripe.conf.template").read_text()))
+    if optional != LOCALSTRIPE_VARS:
+        problem(f"localstripe.conf.template placeholders {sorted(optional)} != {sorted(LOCALSTRIPE_VARS)}")
+    entry = (ROOT / "deploy/docker/web-localstripe.sh").read_text()
+    m = re.search(r"envsubst '([^']*)'", entry)
+    if not m or set(re.findall(r"\$\{([A-Z_]+)\}", m.group(1))) != LOCALSTRIPE_VARS:
+        problem(f"deploy/docker/web-localstripe.sh must render exactly {sorted(LOCALSTRIPE_VARS)}")
+    m = re.search(r'localstripe\.conf\.template" ([A-Z_ ]+)', lib)
+    if not m or set(m.group(1).split()) != LOCALSTRIPE_VARS:
+        problem(f"deploy/lib.sh must render localstripe.conf.template with exactly {sorted(LOCALSTRIPE_VARS)}")
+    if "include ${NGINX_SNIPPET_DIR}/optional/*.conf;" not in template:
+        problem("courtside.conf.template: the server must include ${NGINX_SNIPPET_DIR}/optional/*.conf (/stripe/)")
 
+    for p in payments_problems(compose, by_kind):
+        problem(p)
     check_compose_scales(compose)
     check_k8s_headless(by_kind, configmap)
     for p in network_policy_problems(by_kind, up):

@@ -22,7 +22,8 @@
 #     compose       docker-compose.yml on a real Docker engine (installs docker.io and docker-compose
 #                   and starts dockerd when missing; local stand-ins for the base images when no
 #                   registry answers): builds the images (dev profile), starts the mesh with --scale booking-svc=3
-#                   on 127.0.0.1:$COMPOSE_PORT (18880), runs one booking flow through nginx, checks
+#                   on 127.0.0.1:$COMPOSE_PORT (18880), checks localstripe behind nginx's /stripe/,
+#                   runs one booking flow through nginx (a card saved first), checks
 #                   every booking-svc replica served calls, then takes it down with its volumes;
 #                   in the default set only when CI=true
 #   ./deploy/test.sh rust web            only these stages (also: TEST_STAGES="rust web")
@@ -369,6 +370,22 @@ api() {
 
 field() { python3 -c 'import json, sys; v = json.load(sys.stdin); [v := v[k] for k in sys.argv[1:]]; print(v)' "$@"; }
 
+# add_card TOKEN NUMBER: the client saves a card as the web app does with localstripe's Stripe.js:
+# a SetupIntent from the gateway, confirmed with the card at /stripe/v1/ with the publishable key,
+# then the card is in the client's list.
+add_card() {
+  local setup seti secret status cards
+  setup="$(api POST /client/payment-methods/setup "$1")"
+  seti="$(field setup_intent_id <<<"$setup")"
+  secret="$(field client_secret <<<"$setup")"
+  status="$(curl -sS -m 30 -H 'Content-Type: application/json' \
+    --data "{\"key\":\"$(api GET /payments/config | field publishable_key)\",\"use_stripe_sdk\":true,\"client_secret\":\"$secret\",\"payment_method_data\":{\"type\":\"card\",\"card\":{\"number\":\"$2\",\"exp_month\":12,\"exp_year\":2034,\"cvc\":\"123\"}}}" \
+    "http://127.0.0.1:$COMPOSE_PORT/stripe/v1/setup_intents/$seti/confirm" | field status)"
+  [[ "$status" == succeeded ]] || die "localstripe left the SetupIntent $seti $status"
+  cards="$(api GET /client/payment-methods "$1" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')"
+  ((cards >= 1)) || die "the client's card does not appear in GET /api/client/payment-methods"
+}
+
 stage_compose() {
   command -v python3 >/dev/null || apt_install python3
   ensure_docker
@@ -388,7 +405,16 @@ stage_compose() {
   # The gateway re-resolves booking-svc every second here; give it a round to see all three.
   sleep 3
 
-  step "one booking flow through nginx: coach and client register, profile, location, slot, 30 bookings (each approved: a client holds at most 3 pending with a coach), the coach sees them"
+  step "localstripe behind nginx: its Stripe.js mock at /stripe/js.stripe.com/v3/ and its API at /stripe/v1/"
+  local stripe_js
+  stripe_js="$(curl -fsS -m 10 "http://127.0.0.1:$COMPOSE_PORT/stripe/js.stripe.com/v3/")" ||
+    die "nginx does not serve localstripe's Stripe.js at /stripe/js.stripe.com/v3/"
+  [[ "$stripe_js" == *LOCALSTRIPE_BASE_API* ]] || die "/stripe/js.stripe.com/v3/ is not localstripe's Stripe.js mock"
+  [[ "$(curl -sS -o /dev/null -m 10 -w '%{http_code}' -u sk_test_courtside_localstripe: \
+    "http://127.0.0.1:$COMPOSE_PORT/stripe/v1/payment_intents")" == 200 ]] ||
+    die "localstripe's API does not answer at /stripe/v1/ through nginx"
+
+  step "one booking flow through nginx: coach and client register, profile, location, slot, the client saves a card, 30 bookings (each approved: a client holds at most 3 pending with a coach), the coach sees them"
   local suffix coach coach_id client slot location n date booking
   suffix="$(date +%s%N)"
   coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"Courtside-fixture-2026\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
@@ -398,6 +424,11 @@ stage_compose() {
   api POST /coach/profile "$coach" '{"bio":"Coaches in containers.","specialties":["Shooting"],"hourly_rate":60.0,"years_experience":8}' >/dev/null
   location="$(api POST /locations "$coach" '{"name":"Compose Court","address":"1 Main St","court_number":"2","city":"Austin","state":"TX","latitude":30.2672,"longitude":-97.7431}' | field location_id)"
   slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"Wednesday\",\"start_time\":\"17:00\",\"end_time\":\"18:00\",\"location_id\":\"$location\"}" | field slot_id)"
+  # The coach's rate is $60 an hour: each booking needs a saved card (issue 33), added as the
+  # browser adds it, by confirming a SetupIntent at localstripe through nginx's /stripe/.
+  if api GET /openapi.json | grep -q '/api/client/payment-methods/setup'; then
+    add_card "$client" 4242424242424242
+  fi
   for n in $(seq 0 29); do
     date="$(date -d "next wednesday + $((14 + 7 * n)) days" +%F)"
     booking="$(api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$slot\",\"booking_date\":\"$date\"}" | field booking_id)"

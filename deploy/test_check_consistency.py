@@ -246,6 +246,94 @@ class TheNetworkPoliciesAdmitOnlyTheCallersTheCodeHas(unittest.TestCase):
         )
 
 
+class PaymentsGoToLocalstripeInComposeAndToStripeInTheCluster(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import yaml
+
+        cls.compose = yaml.safe_load((check_consistency.ROOT / "docker-compose.yml").read_text())
+        cls.k8s = check_consistency.load_k8s(check_consistency.ROOT / "deploy/k8s")
+
+    def problems(self, compose: dict | None = None, k8s: dict | None = None) -> list[str]:
+        return check_consistency.payments_problems(compose or self.compose, k8s or self.k8s)
+
+    def env(self, k8s: dict, name: str) -> list[dict]:
+        return k8s["Deployment"][name]["spec"]["template"]["spec"]["containers"][0]["env"]
+
+    def test_the_real_files_agree(self):
+        self.assertEqual(self.problems(), [])
+
+    def test_a_stripe_key_from_the_configmap_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        for e in self.env(k8s, "booking-svc"):
+            if e["name"] == "STRIPE_SECRET_KEY":
+                e["valueFrom"] = {"configMapKeyRef": {"name": "courtside-config", "key": "STRIPE_SECRET_KEY"}}
+        self.assertEqual(
+            self.problems(k8s=k8s),
+            ["k8s booking-svc: STRIPE_SECRET_KEY carries a credential and must come from a Secret (secretKeyRef)"],
+        )
+
+    def test_a_webhook_secret_written_in_the_manifest_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        for e in self.env(k8s, "booking-svc"):
+            if e["name"] == "STRIPE_WEBHOOK_SECRET":
+                e.pop("valueFrom")
+                e["value"] = "whsec_in-the-open"
+        self.assertEqual(
+            self.problems(k8s=k8s),
+            ["k8s booking-svc: STRIPE_WEBHOOK_SECRET carries a credential and must come from a Secret (secretKeyRef)"],
+        )
+
+    def test_a_localstripe_in_the_cluster_is_named(self):
+        k8s = copy.deepcopy(self.k8s)
+        k8s["Deployment"]["localstripe"] = copy.deepcopy(k8s["Deployment"]["gym-svc"])
+        k8s["ConfigMap"]["courtside-config"]["data"]["STRIPE_API_BASE"] = "http://localstripe:8420"
+        self.assertEqual(
+            self.problems(k8s=k8s),
+            [
+                "deploy/k8s: a Deployment localstripe; the cluster talks to Stripe (STRIPE_API_BASE)",
+                "k8s config: STRIPE_API_BASE is 'http://localstripe:8420', not Stripe's https://api.stripe.com",
+            ],
+        )
+
+    def test_nginx_proxying_to_another_port_than_booking_svc_calls_is_named(self):
+        compose = copy.deepcopy(self.compose)
+        compose["services"]["web"]["environment"]["LOCALSTRIPE_UPSTREAM"] = "${LOCALSTRIPE_UPSTREAM-localstripe:8421}"
+        self.assertEqual(
+            self.problems(compose=compose),
+            ["docker-compose.yml web: LOCALSTRIPE_UPSTREAM defaults to 'localstripe:8421', not localstripe:8420"],
+        )
+
+    def test_a_webhook_signed_with_another_secret_or_sent_elsewhere_is_named(self):
+        compose = copy.deepcopy(self.compose)
+        compose["services"]["localstripe"]["environment"]["STRIPE_WEBHOOK_SECRET"] = "whsec_other"
+        command = compose["services"]["localstripe"]["command"]
+        command[command.index("--webhook-url") + 1] = "http://gateway:8000/api/payments/webhook"
+        self.assertEqual(
+            self.problems(compose=compose),
+            [
+                "docker-compose.yml localstripe: --webhook-url is 'http://gateway:8000/api/payments/webhook', not nginx's http://web:8080/api/payments/webhook",
+                "docker-compose.yml: localstripe signs with another STRIPE_WEBHOOK_SECRET than booking-svc verifies with",
+            ],
+        )
+
+    def test_a_csp_that_does_not_follow_the_gateways_stripe_js_is_named(self):
+        compose = copy.deepcopy(self.compose)
+        compose["services"]["web"]["environment"]["STRIPE_JS_URL"] = "https://js.stripe.com/v3/"
+        k8s = copy.deepcopy(self.k8s)
+        for e in self.env(k8s, "web"):
+            if e["name"] == "STRIPE_JS_URL":
+                e["valueFrom"]["configMapKeyRef"]["key"] = "OTHER_JS_URL"
+        self.assertEqual(
+            self.problems(compose=compose, k8s=k8s),
+            [
+                "docker-compose.yml: web's STRIPE_JS_URL (the CSP) differs from the gateway's (what the browser loads)",
+                "k8s: web and the gateway must read STRIPE_JS_URL from the same ConfigMap key, have "
+                "{'gateway': 'STRIPE_JS_URL', 'web': 'OTHER_JS_URL'}",
+            ],
+        )
+
+
 class TheAdministratorMakesEveryExtensionTheMigrationsName(unittest.TestCase):
     def test_an_extension_the_roles_script_does_not_make_is_named(self):
         root = tree(

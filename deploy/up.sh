@@ -140,7 +140,7 @@ cat <<EOF
   Logs       $LOG_DIR
 $( ((START_MAILDEV)) && printf '  Mail       http://127.0.0.1:%s\n' "$MAIL_UI_PORT")
 $(if ((START_LOCALSTRIPE)); then
-  printf '  Payments   localstripe %s (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined)\n' "$LOCALSTRIPE_URL"
+  printf '  Payments   localstripe %s (cards: 4242 4242 4242 4242 pays; 4000 0000 0000 0341 is saved, then declined)\n' "$LOCALSTRIPE_URL"
 else
   printf '  Payments   %s\n' "$STRIPE_API_BASE"
 fi)

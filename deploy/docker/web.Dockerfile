@@ -19,7 +19,7 @@ COPY deploy/nginx/security-headers.conf /etc/nginx/snippets/security-headers.con
 # into a folder nginx's user may write (the script is executable in the repository).
 COPY deploy/nginx/localstripe.conf.template /etc/nginx/optional-templates/localstripe.conf.template
 COPY deploy/docker/web-localstripe.sh /docker-entrypoint.d/30-courtside-localstripe.sh
-USER root
+USER 0
 RUN mkdir -p /etc/nginx/snippets/optional && chown 101:0 /etc/nginx/snippets/optional
 USER 101
 COPY --from=build /web/dist /usr/share/nginx/html

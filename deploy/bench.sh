@@ -2,8 +2,10 @@
 # Courtside's benchmark (issue 8): builds in release mode, starts a mesh of its own (own ports,
 # database courtside_bench recreated, state folder deploy/.state-bench, Redis namespace
 # courtside-bench, sign-in limits raised), seeds 1,000 coaches / 10,000 clients / 50,000 bookings /
-# 200 gyms (deploy/bench/seed.py), drives every scenario through nginx with oha (and wrk for the
-# booking POSTs, whose bodies differ per request), prints one table plus each process's peak
+# 200 gyms (deploy/bench/seed.py; every sixth coach free), saves a card for its clients at the mesh's
+# localstripe (deploy/bench/cards.py), drives every scenario through nginx with oha (and wrk for the
+# booking POSTs, whose bodies differ per request: paid coaches and free ones, payments on and off,
+# issue 33), prints one table plus each process's peak
 # memory, writes deploy/bench/results/latest.json (and latest.md), and stops its mesh.
 #
 #   ./deploy/bench.sh                  # the 1x data set
@@ -47,6 +49,8 @@ export AUTH_RATE_LIMIT_PER_MINUTE=1000000000
 export AUTH_RATE_LIMIT_PER_EMAIL_PER_MINUTE=1000000000
 # The bench's few clients book many slots of the same coaches without an answer.
 export MAX_PENDING_BOOKINGS_PER_COACH=1000000000
+# localstripe keeps its store in memory: writing it to disk after every call is not what a provider costs.
+export LOCALSTRIPE_STORE=none
 BENCH_PASSWORD="courtside-bench-password"
 export ADMIN_EMAIL=admin@bench.example.com ADMIN_PASSWORD="$BENCH_PASSWORD"
 # Ports and folders derive from the settings above only: a caller's single-port overrides would
@@ -329,6 +333,17 @@ paced_read() {
 AUTH_CLIENT=(-H "Authorization: Bearer $CLIENT_TOKEN")
 LOGIN_BODY="{\"email\":\"$LOGIN_EMAIL\",\"password\":\"$BENCH_PASSWORD\"}"
 
+# A paid booking needs a saved card (issue 33): the bench's clients save one at the mesh's
+# localstripe, as the web app does. A build without payments (no setup route) books without.
+PAYMENTS=0
+if curl -fsS -m 10 "$BASE_URL/api/openapi.json" | grep -q '/api/client/payment-methods/setup'; then
+  log "saving a card for each of the bench's clients (deploy/bench/cards.py, through nginx's /stripe/)"
+  "$PY" "$BENCH_DIR/cards.py" "$BASE_URL" "$RAW/client_tokens.txt" || die "saving the clients' cards failed"
+  PAYMENTS=1
+else
+  warn "this build has no payments (no /api/client/payment-methods/setup): booking creation runs without cards"
+fi
+
 # BENCH_REPLICAS=1,2,3: the replica series instead of the scenarios (deploy/bench/replicas.sh).
 if [[ -n "${BENCH_REPLICAS:-}" ]]; then
   # shellcheck source=deploy/bench/replicas.sh
@@ -386,16 +401,29 @@ log "argon2id ceiling: the same crate and parameters identity-svc uses, in-proce
 run_oha login "POST /api/auth/login" "c=16" 200 -z "${DURATION}s" -c 16 -m POST \
   -H 'Content-Type: application/json' -d "$LOGIN_BODY" "$BASE_URL/api/auth/login"
 
-log "POST /api/bookings on distinct slots (wrk, c=$CONC)"
-cpu_snapshot book before
-TIMEFORMAT='{"user": %U, "sys": %S}'
-if ! { time BENCH_BODIES="$FIXTURES/booking_bodies.jsonl" BENCH_TOKENS="$RAW/client_tokens.txt" \
-  BENCH_OUT="$RAW/book.json" BENCH_THREADS=2 wrk -t2 -c "$CONC" -d "${DURATION}s" --timeout 5s \
-  -s "$BENCH_DIR/post_bookings.lua" "$BASE_URL" >"$RAW/book.txt" 2>&1; } 2>"$RAW/book.time.json"; then
-  warn "wrk failed: $(tail -n3 "$RAW/book.txt")"
+# run_book KEY TITLE BODIES: POST /api/bookings, each request another (coach, slot, date) of BODIES.
+run_book() {
+  local key="$1" title="$2" bodies="$3" TIMEFORMAT='{"user": %U, "sys": %S}'
+  log "$title (wrk, c=$CONC)"
+  cpu_snapshot "$key" before
+  if ! { time BENCH_BODIES="$bodies" BENCH_TOKENS="$RAW/client_tokens.txt" \
+    BENCH_OUT="$RAW/$key.json" BENCH_THREADS=2 wrk -t2 -c "$CONC" -d "${DURATION}s" --timeout 5s \
+    -s "$BENCH_DIR/post_bookings.lua" "$BASE_URL" >"$RAW/$key.txt" 2>&1; } 2>"$RAW/$key.time.json"; then
+    warn "wrk failed: $(tail -n3 "$RAW/$key.txt")"
+  fi
+  cpu_snapshot "$key" after
+  record "$key" "$title" "c=$CONC" wrk "$key.json" 201
+}
+# Booking creation with payments on and off (issue 33: on within 10 % of off): paid coaches, each
+# booking priced and its card checked against the local mirror (the provider is not called while
+# booking: these sessions start months ahead, their holds come later); then free coaches (rate 0,
+# payment_status none). Each on its own distinct slots.
+if ((PAYMENTS)); then
+  run_book book "POST /api/bookings (distinct slots, paid coaches: payments on)" "$FIXTURES/booking_bodies.jsonl"
+else
+  run_book book "POST /api/bookings (distinct slots, paid coaches; this build has no payments)" "$FIXTURES/booking_bodies.jsonl"
 fi
-cpu_snapshot book after
-record book "POST /api/bookings (distinct slots)" "c=$CONC" wrk book.json 201
+run_book book_free "POST /api/bookings (distinct slots, free coaches: payments off)" "$FIXTURES/booking_bodies_free.jsonl"
 
 RACE_BODY="$("$PY" -c "import json; print(json.dumps(json.load(open('$FIXTURES/fixtures.json'))['race']))")"
 run_oha race "POST /api/bookings, 50 racing for one slot" "50 x 1" 201,409 -n 50 -c 50 -m POST \

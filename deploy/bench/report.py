@@ -354,6 +354,13 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
     target("Booking creation on distinct slots", ">= 1,500/s, p99 <= 50 ms",
            f"{rps('book') or 0:,.0f}/s, p99 {p99('book') or 0:.1f} ms",
            None if rps("book") is None else rps("book") >= 1500 and p99("book") <= 50)
+    # Issue 33: booking creation with payments on (paid coaches, a saved card) within 10 % of the
+    # same run with payments off (free coaches).
+    on, off = rps("book"), rps("book_free")
+    target("Booking creation: payments on vs off", "on within 10 % of off (req/s)",
+           f"on {on or 0:,.0f}/s, p99 {p99('book') or 0:.1f} ms; off {off or 0:,.0f}/s, p99 {p99('book_free') or 0:.1f} ms"
+           + (f" ({(on / off - 1) * 100:+.1f} %)" if on and off else ""),
+           None if not (on and off) else on >= 0.9 * off)
     race = by.get("race", {})
     created, conflicts = race.get("statuses", {}).get("201", 0), race.get("statuses", {}).get("409", 0)
     target("50-client race for one slot", "all 50 answered: 1 created, 49 conflicts; p99 <= 50 ms",
@@ -407,7 +414,7 @@ def table(raw: Path, out_json: Path, out_md: Path) -> None:
             continue
         lines.append((r["scenario"], r["load"], f"{r['rps']:,.0f}" if r["rps"] >= 100 else f"{r['rps']:.1f}",
                       fmt_ms(r["p50_ms"]), fmt_ms(r["p99_ms"]),
-                      str(r["errors"]) + (f" ({describe_statuses(r)})" if r["key"] in ("race", "book") else "")))
+                      str(r["errors"]) + (f" ({describe_statuses(r)})" if r["key"] in ("race", "book", "book_free") else "")))
     widths = [max(len(h), *(len(l[i]) for l in lines)) if lines else len(h) for i, h in enumerate(head)]
 
     def row_text(cells):

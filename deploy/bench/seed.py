@@ -20,7 +20,9 @@ per-coach and per-gym ones times N at --scale N: 10 gives 10,000 coaches, 100,00
   gym.*                  200 gyms, one location each, 5 courts each, 30 days x 3 times of availability
 and into --out: fixtures.json (ids, emails and query points for the scenarios) and
 booking_bodies.jsonl (one POST /api/bookings body per line: distinct future slot/date pairs that
-no seeded booking uses, shuffled across coaches).
+no seeded booking uses, shuffled across the paid coaches) and booking_bodies_free.jsonl (the same
+for the free coaches: every sixth coach has an hourly rate of 0, so booking them involves no
+payment; the bench's "payments off" beside "payments on", issue 33).
 
 The tables must be empty (the bench recreates the database): the seeder refuses otherwise.
 """
@@ -57,6 +59,7 @@ AVAILABILITY_DAYS = 30
 AVAILABILITY_TIMES = [(dt.time(8), dt.time(10)), (dt.time(13), dt.time(15)), (dt.time(18), dt.time(20))]
 # Weeks (relative to this week's Monday) the bench's POSTs use: far past every seeded booking.
 POST_WEEKS = range(20, 32)
+FREE_COACH_EVERY = 6
 RACE_WEEK = 40
 
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -148,6 +151,12 @@ def occurrence(monday: dt.date, week: int, weekday: int) -> dt.date:
     return monday + dt.timedelta(weeks=week, days=weekday)
 
 
+def is_free(index: int) -> bool:
+    """Every sixth coach but the heavy one (index 0) coaches for free (hourly rate 0: no payment,
+    no card): the bench's booking creation with payments off (issue 33), beside the paid coaches'."""
+    return index > 0 and index % FREE_COACH_EVERY == 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dsn", required=True)
@@ -208,16 +217,17 @@ def main() -> None:
     profiles, locations, slots = [], [], []
     slots_of: dict[uuid.UUID, list[tuple]] = {}
     city_count: dict[tuple[str, str], int] = {}
-    for coach in coaches:
+    for index, coach in enumerate(coaches):
         created = past_ts(rng, now, 700)
         sport = rng.choice(["Basketball", "Volleyball"])
         specs = rng.sample(SPECIALTIES, rng.randrange(1, 4))
         years = rng.randrange(1, 26)
+        rate = float(rng.randrange(40, 151))  # drawn for every coach: the rest of the data stays as it was
         profiles.append((
             coach,
             f"{sport} coach with {years} years on the court. I focus on {', '.join(specs)}.",
             specs,
-            float(rng.randrange(40, 151)),
+            0.0 if is_free(index) else rate,
             years,
             created,
             created,
@@ -334,14 +344,19 @@ def main() -> None:
                     availability.append((new_id(), court_id, date, start, end, False, False, created))
 
     # ---- the scenarios' inputs -----------------------------------------------------------------
-    bodies = []
-    for coach in others:
+    bodies, free_bodies = [], []
+    for index, coach in enumerate(coaches):
+        if index == 0:
+            continue  # the heavy coach's slots are taken for 100 weeks
         for slot_id, weekday, *_ in slots_of[coach]:
             for week in POST_WEEKS:
-                bodies.append({"coach_id": str(coach), "slot_id": str(slot_id),
-                               "booking_date": occurrence(monday, week, weekday).isoformat()})
+                (free_bodies if is_free(index) else bodies).append(
+                    {"coach_id": str(coach), "slot_id": str(slot_id),
+                     "booking_date": occurrence(monday, week, weekday).isoformat()})
     rng.shuffle(bodies)
-    del bodies[120_000:]  # more than a run posts; about 60,000 at --scale 1 anyway
+    del bodies[120_000:]  # more than a run posts; about 50,000 at --scale 1 anyway
+    rng.shuffle(free_bodies)
+    del free_bodies[120_000:]  # about 10,000 at --scale 1
     race_slot = slots_of[others[-1]][0]
     # The nearby search's point: the city with the most coach locations at --scale 1. At --scale N
     # the city whose count is closest to 1/N of the most: about as many coaches found as at 1x, so
@@ -400,9 +415,10 @@ def main() -> None:
     conn.close()
 
     args.out.mkdir(parents=True, exist_ok=True)
-    with (args.out / "booking_bodies.jsonl").open("w") as f:
-        for body in bodies:
-            f.write(json.dumps(body, separators=(",", ":")) + "\n")
+    for file_name, lines in (("booking_bodies.jsonl", bodies), ("booking_bodies_free.jsonl", free_bodies)):
+        with (args.out / file_name).open("w") as f:
+            for body in lines:
+                f.write(json.dumps(body, separators=(",", ":")) + "\n")
     fixtures = {
         "scale": args.scale,
         "password": args.password,
@@ -419,6 +435,7 @@ def main() -> None:
         "race": {"coach_id": str(others[-1]), "slot_id": str(race_slot[0]),
                  "booking_date": occurrence(monday, RACE_WEEK, race_slot[1]).isoformat()},
         "booking_bodies": len(bodies),
+        "booking_bodies_free": len(free_bodies),
     }
     (args.out / "fixtures.json").write_text(json.dumps(fixtures, indent=2) + "\n")
     total = time.monotonic() - started

@@ -223,10 +223,11 @@ log "starting the faults mesh (ports $PORT/$GATEWAY_PORT/$((SERVICE_PORT_BASE + 
   die "deploy/up.sh could not start the faults mesh"
 }
 
-# Arrange: a coach with a recurring Wednesday slot, a client, and a first round of calls.
+# Arrange: a coach with a recurring Wednesday slot, a client, and a first round of calls. The coach
+# is free (rate 0): each round's new client books without a card (payments have --payments).
 register coach || die "$LAST_MISS"
 COACH_TOKEN="$TOKEN" COACH_ID="$USER_ID"
-api POST /coach/profile "$COACH_TOKEN" '{"bio":"Coaches through faults.","specialties":["Shooting"],"hourly_rate":60.0,"years_experience":8}'
+api POST /coach/profile "$COACH_TOKEN" '{"bio":"Coaches through faults.","specialties":["Shooting"],"hourly_rate":0.0,"years_experience":8}'
 expect "coach profile" 201 || die "$LAST_MISS"
 api POST /locations "$COACH_TOKEN" '{"name":"Austin Rec Center","address":"1 Main St","court_number":"2","city":"Austin","state":"TX","latitude":30.2672,"longitude":-97.7431}'
 expect "coach location" 201 || die "$LAST_MISS"

@@ -147,8 +147,10 @@ def arrange(api, recorder, workers):
     coaches, clients = [], []
     for n in range(workers):
         coach = register(api, recorder, "coach", f"Soak Coach {n}")
+        # Free (rate 0): a booking needs no card, so the soak's clients book as they always did
+        # (payments under faults are deploy/faults.sh --payments's, issue 33).
         must(*coach.write("POST", "/coach/profile", {"bio": "Coaches through faults.", "specialties": ["Shooting"],
-                                                      "hourly_rate": 60.0, "years_experience": 8}, "setup", {}),
+                                                      "hourly_rate": 0.0, "years_experience": 8}, "setup", {}),
              (201,), "coach profile")
         must(*coach.write("PUT", "/coach/policy", {"min_notice_minutes": 0, "max_advance_days": 730,
                                                     "response_window_minutes": 20160,

@@ -22,8 +22,9 @@ use tonic::{Request, Response, Status};
 use crate::{
     directory::{self, Filter, Sort},
     domain::{
-        BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, NewTimeOff, ProfileFields,
-        earliest_date, format_time, location_zone, parse_date, parse_id, round_miles, state_forms,
+        BookingPolicy, Coordinates, Gazetteer, NearbyQuery, NewLocation, NewSlot, NewTimeOff, PolicyUpdate,
+        ProfileFields, earliest_date, format_time, location_zone, parse_date, parse_id, round_miles,
+        state_forms,
     },
     error::Error,
     remembered::RememberedDirectory,
@@ -124,6 +125,8 @@ impl From<BookingPolicy> for pb::BookingPolicy {
             max_advance_days: p.max_advance_days,
             response_window_minutes: p.response_window_minutes,
             cancellation_window_minutes: p.cancellation_window_minutes,
+            late_cancellation_fee_percent: Some(p.late_cancellation_fee_percent),
+            no_show_fee_percent: Some(p.no_show_fee_percent),
         }
     }
 }
@@ -160,6 +163,7 @@ impl From<SlotSnapshot> for pb::GetSlotResponse {
             time_zone,
             policy: Some(snapshot.policy.unwrap_or_default().into()),
             time_off: snapshot.time_off.into_iter().map(Into::into).collect(),
+            hourly_rate_cents: snapshot.hourly_rate_cents,
         }
     }
 }
@@ -512,13 +516,15 @@ impl Coaching for CoachingService {
             .into_inner()
             .policy
             .ok_or_else(|| Error::Invalid("the policy is missing".into()))?;
-        let policy = BookingPolicy::parse(
+        let update = PolicyUpdate::parse(
             policy.min_notice_minutes,
             policy.max_advance_days,
             policy.response_window_minutes,
             policy.cancellation_window_minutes,
+            policy.late_cancellation_fee_percent,
+            policy.no_show_fee_percent,
         )?;
-        let saved = store::upsert_booking_policy(&self.db, caller.user_id, &policy).await?;
+        let saved = store::upsert_booking_policy(&self.db, caller.user_id, &update).await?;
         Ok(Response::new(pb::UpdateBookingPolicyResponse {
             policy: Some(saved.into()),
         }))

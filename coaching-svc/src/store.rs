@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::{
     domain::{
         BookingPolicy, Coordinates, EARTH_RADIUS_MILES, NearbyQuery, NewLocation, NewSlot, NewTimeOff,
-        ProfileFields, SlotKind, SphereBox,
+        PolicyUpdate, ProfileFields, SlotKind, SphereBox,
     },
     error::Error,
 };
@@ -280,13 +280,23 @@ pub async fn fill_location_zones(
     .rows_affected())
 }
 
+/// The columns of a booking policy row, in [`policy_of`]'s order.
+macro_rules! policy_columns {
+    () => {
+        "min_notice_minutes, max_advance_days, response_window_minutes,
+         cancellation_window_minutes, late_cancellation_fee_percent, no_show_fee_percent"
+    };
+}
+
+type PolicyTuple = (i32, i32, i32, i32, i32, i32);
+
 /// A coach's booking policy; None when they never set one (the defaults apply).
 pub async fn booking_policy(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<Option<BookingPolicy>, Error> {
-    Ok(sqlx::query_as::<_, (i32, i32, i32, i32)>(
-        "select min_notice_minutes, max_advance_days, response_window_minutes,
-                cancellation_window_minutes
-         from coaching.booking_policy where coach_id = $1",
-    )
+    Ok(sqlx::query_as::<_, PolicyTuple>(concat!(
+        "select ",
+        policy_columns!(),
+        " from coaching.booking_policy where coach_id = $1"
+    ))
     .bind(coach_id)
     .fetch_optional(db)
     .await?
@@ -294,47 +304,60 @@ pub async fn booking_policy(db: impl PgExecutor<'_>, coach_id: Uuid) -> Result<O
 }
 
 fn policy_of(
-    (min_notice_minutes, max_advance_days, response_window_minutes, cancellation_window_minutes): (
-        i32,
-        i32,
-        i32,
-        i32,
-    ),
+    (
+        min_notice_minutes,
+        max_advance_days,
+        response_window_minutes,
+        cancellation_window_minutes,
+        late_cancellation_fee_percent,
+        no_show_fee_percent,
+    ): PolicyTuple,
 ) -> BookingPolicy {
     BookingPolicy {
         min_notice_minutes,
         max_advance_days,
         response_window_minutes,
         cancellation_window_minutes,
+        late_cancellation_fee_percent,
+        no_show_fee_percent,
     }
 }
 
-/// Sets the coach's booking policy, whether or not they had one.
+/// Sets the coach's booking policy, whether or not they had one, in one statement: a fee the
+/// update leaves out keeps the coach's current one (the default when they had no policy).
 pub async fn upsert_booking_policy(
     db: impl PgExecutor<'_>,
     coach_id: Uuid,
-    policy: &BookingPolicy,
+    update: &PolicyUpdate,
 ) -> Result<BookingPolicy, Error> {
+    let defaults = BookingPolicy::DEFAULT;
     Ok(policy_of(
-        sqlx::query_as::<_, (i32, i32, i32, i32)>(
+        sqlx::query_as::<_, PolicyTuple>(concat!(
             "insert into coaching.booking_policy
                  (coach_id, min_notice_minutes, max_advance_days, response_window_minutes,
-                  cancellation_window_minutes)
-             values ($1, $2, $3, $4, $5)
+                  cancellation_window_minutes, late_cancellation_fee_percent, no_show_fee_percent)
+             values ($1, $2, $3, $4, $5, coalesce($6, $8), coalesce($7, $9))
              on conflict (coach_id) do update
              set min_notice_minutes = excluded.min_notice_minutes,
                  max_advance_days = excluded.max_advance_days,
                  response_window_minutes = excluded.response_window_minutes,
                  cancellation_window_minutes = excluded.cancellation_window_minutes,
+                 late_cancellation_fee_percent =
+                     coalesce($6, coaching.booking_policy.late_cancellation_fee_percent),
+                 no_show_fee_percent = coalesce($7, coaching.booking_policy.no_show_fee_percent),
                  updated_at = now()
-             returning min_notice_minutes, max_advance_days, response_window_minutes,
-                       cancellation_window_minutes",
-        )
+             returning ",
+            policy_columns!()
+        ))
         .bind(coach_id)
-        .bind(policy.min_notice_minutes)
-        .bind(policy.max_advance_days)
-        .bind(policy.response_window_minutes)
-        .bind(policy.cancellation_window_minutes)
+        .bind(update.min_notice_minutes)
+        .bind(update.max_advance_days)
+        .bind(update.response_window_minutes)
+        .bind(update.cancellation_window_minutes)
+        .bind(update.late_cancellation_fee_percent)
+        .bind(update.no_show_fee_percent)
+        .bind(defaults.late_cancellation_fee_percent)
+        .bind(defaults.no_show_fee_percent)
         .fetch_one(db)
         .await?,
     ))
@@ -482,13 +505,15 @@ pub async fn delete_time_off_of(db: impl PgExecutor<'_>, coach_id: Uuid) -> Resu
 }
 
 /// What booking-svc reads with a slot: its location (when it has one), its coach's profile zone
-/// (when they have a profile) and its coach's policy (None: the defaults).
+/// and hourly rate (when they have a profile) and its coach's policy (None: the defaults).
 #[derive(Clone, Debug)]
 pub struct SlotSnapshot {
     pub slot: SlotRow,
     pub location: Option<LocationRow>,
     pub profile_zone: Option<String>,
     pub policy: Option<BookingPolicy>,
+    /// The coach's hourly rate in whole cents, rounded half away from zero (0 without a profile).
+    pub hourly_rate_cents: i64,
     /// The coach's time off that has not ended (GetSlot; empty in a schedule, which reads it apart).
     pub time_off: Vec<TimeOffRow>,
 }
@@ -501,7 +526,8 @@ macro_rules! snapshot_columns {
          l.name, l.address, l.court_number, l.city, l.state, l.latitude, l.longitude,
          l.time_zone, p.time_zone as profile_zone,
          bp.min_notice_minutes, bp.max_advance_days, bp.response_window_minutes,
-         bp.cancellation_window_minutes"
+         bp.cancellation_window_minutes, bp.late_cancellation_fee_percent, bp.no_show_fee_percent,
+         coalesce(round(p.hourly_rate::numeric * 100)::int8, 0) as hourly_rate_cents"
     };
 }
 
@@ -601,8 +627,10 @@ fn snapshot_of(row: &sqlx::postgres::PgRow, time_off: Vec<TimeOffRow>) -> Result
         row.try_get::<Option<i32>, _>("max_advance_days")?,
         row.try_get::<Option<i32>, _>("response_window_minutes")?,
         row.try_get::<Option<i32>, _>("cancellation_window_minutes")?,
+        row.try_get::<Option<i32>, _>("late_cancellation_fee_percent")?,
+        row.try_get::<Option<i32>, _>("no_show_fee_percent")?,
     ) {
-        (Some(a), Some(b), Some(c), Some(d)) => Some(policy_of((a, b, c, d))),
+        (Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)) => Some(policy_of((a, b, c, d, e, f))),
         _ => None,
     };
     Ok(SlotSnapshot {
@@ -610,6 +638,7 @@ fn snapshot_of(row: &sqlx::postgres::PgRow, time_off: Vec<TimeOffRow>) -> Result
         location,
         profile_zone: row.try_get("profile_zone")?,
         policy,
+        hourly_rate_cents: row.try_get("hourly_rate_cents")?,
         time_off,
     })
 }

@@ -12,7 +12,7 @@ pub use geo::{EARTH_RADIUS_MILES, NearbyQuery, SphereBox, round_miles};
 pub use location::{Coordinates, NewLocation, location_zone};
 pub use platform::input::{LocalDays as NewTimeOff, parse_date};
 pub use platform::places::{Gazetteer, state_forms};
-pub use policy::BookingPolicy;
+pub use policy::{BookingPolicy, PolicyUpdate};
 pub use profile::ProfileFields;
 pub use slot::{NewSlot, SlotKind, earliest_date, format_time};
 

@@ -88,6 +88,8 @@ async fn a_deleted_coach_leaves_the_directory_with_their_locations_slots_and_pol
         max_advance_days: 10,
         response_window_minutes: 60,
         cancellation_window_minutes: 60,
+        late_cancellation_fee_percent: Some(10),
+        no_show_fee_percent: Some(75),
     };
     app.api()
         .update_booking_policy(crate::helpers::as_user(

@@ -200,6 +200,9 @@ fn event_kind(event: &Event) -> &'static str {
         Event::BookingExpired { .. } => "booking_expired",
         Event::BookingCompleted { .. } => "booking_completed",
         Event::BookingNoShow { .. } => "booking_no_show",
+        Event::PaymentFailed { .. } => "payment_failed",
+        Event::PaymentCaptured { .. } => "payment_captured",
+        Event::PaymentRefunded { .. } => "payment_refunded",
         Event::ReservationRequested { .. } => "reservation_requested",
         Event::ReservationApproved { .. } => "reservation_approved",
         Event::ReservationDenied { .. } => "reservation_denied",
@@ -236,7 +239,14 @@ pub async fn write(
             let person = people.iter().find(|p| p.user_id == row.user_id)?;
             person.wants(&row.category).then(|| {
                 let ics = attachments.get(&row.notification_id).map(|s| (*s).to_owned());
-                mail::notification_letter(row, &person.email, &person.full_name, public_url, ics)
+                mail::notification_letter(
+                    row,
+                    &person.email,
+                    &person.full_name,
+                    &person.role,
+                    public_url,
+                    ics,
+                )
             })
         })
         .collect();
@@ -250,6 +260,7 @@ struct Recipient {
     user_id: Uuid,
     email: String,
     full_name: String,
+    role: String,
     email_bookings: bool,
     email_reminders: bool,
     email_account: bool,
@@ -267,7 +278,7 @@ impl Recipient {
 
 async fn recipients(db: impl PgExecutor<'_>, ids: &[Uuid]) -> Result<Vec<Recipient>, Error> {
     Ok(sqlx::query_as::<_, Recipient>(
-        "select u.user_id, u.email, u.full_name,
+        "select u.user_id, u.email, u.full_name, u.role,
                 coalesce(p.email_bookings, true) as email_bookings,
                 coalesce(p.email_reminders, true) as email_reminders,
                 coalesce(p.email_account, true) as email_account

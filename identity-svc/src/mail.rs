@@ -10,7 +10,7 @@ use platform::events::BookingFact;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{error::Error, inbox::NotificationRow};
+use crate::{domain::notice::dashboard_of, error::Error, inbox::NotificationRow};
 
 const NOTIFICATION_TXT: &str = include_str!("../templates/notification.txt");
 const NOTIFICATION_HTML: &str = include_str!("../templates/notification.html");
@@ -90,16 +90,18 @@ pub fn reset_letter(to: &str, name: &str, link: &str, user_id: Uuid) -> Letter {
     }
 }
 
-/// The letter of a notification for `name` at `to`; links from `public_url`.
+/// The letter of a notification for `name` at `to`, whose account has `role`; links from
+/// `public_url`.
 pub fn notification_letter(
     row: &NotificationRow,
     to: &str,
     name: &str,
+    role: &str,
     public_url: &str,
     ics: Option<String>,
 ) -> Letter {
     let link = format!("{public_url}{}", row.link);
-    let preferences = format!("{public_url}{}", dashboard_preferences(&row.link));
+    let preferences = format!("{public_url}{}", preferences_link(role));
     let values = [
         ("name", name),
         ("title", row.title.as_str()),
@@ -118,11 +120,10 @@ pub fn notification_letter(
     }
 }
 
-/// The dashboard (where the bell's panel sets the email preferences) of a notification's link,
-/// without the booking or reservation the link scrolls to.
-fn dashboard_preferences(link: &str) -> String {
-    let dashboard = link.split_once('?').map_or(link, |(path, _)| path);
-    format!("{dashboard}#email-preferences")
+/// Where the reader sets their email preferences: the bell's panel on their role's dashboard
+/// (whatever page the notification itself links to: a receipt, the payment methods).
+fn preferences_link(role: &str) -> String {
+    format!("{}#email-preferences", dashboard_of(role))
 }
 
 /// Control characters would end an iCalendar line early: each becomes a space.

@@ -1,6 +1,6 @@
-//! What each fact tells whom: the notifications an event of the booking or gym context, or an
-//! account fact of identity's own, puts in people's inboxes, and the reminder it schedules or
-//! calls off. Pure: the names of the people mentioned are handed in.
+//! What each fact tells whom: the notifications an event of the booking or gym context (a
+//! booking's payment too), or an account fact of identity's own, puts in people's inboxes, and the
+//! reminder it schedules or calls off. Pure: the names of the people mentioned are handed in.
 
 use chrono::{DateTime, Duration, Utc};
 use platform::events::{BookingFact, Event, Party, ReservationFact};
@@ -15,6 +15,15 @@ pub const REMIND_BEFORE: Duration = Duration::hours(24);
 const CLIENT_DASHBOARD: &str = "/client/dashboard";
 const COACH_DASHBOARD: &str = "/coach/dashboard";
 const GYM_DASHBOARD: &str = "/gym/dashboard";
+
+/// Where the client's dashboard lists their saved cards (the web app's Payment methods card,
+/// `PAYMENT_METHODS_ANCHOR`): where a declined card is fixed.
+const PAYMENT_METHODS: &str = "/client/dashboard#payment-methods";
+
+/// A booking's receipt page (the web app's `paths.receipt`), for its client and its coach.
+fn receipt_link(booking_id: Uuid) -> String {
+    format!("/bookings/{booking_id}/receipt")
+}
 
 /// The app path that shows a booking: `dashboard` (its client's or its coach's), at the booking.
 fn booking_link(dashboard: &str, booking_id: Uuid) -> String {
@@ -43,6 +52,12 @@ pub enum Kind {
     ReservationCancelled,
     ReservationExpired,
     ReservationReminder,
+    /// A booking's hold was declined: the client is asked to fix their card.
+    PaymentFailed,
+    /// Money was captured for a booking: a receipt.
+    PaymentReceipt,
+    /// An admin refunded part or all of a booking's payment.
+    PaymentRefunded,
     Welcome,
     PasswordChanged,
     RoleChanged,
@@ -82,6 +97,9 @@ impl Kind {
             Kind::ReservationCancelled => "reservation_cancelled",
             Kind::ReservationExpired => "reservation_expired",
             Kind::ReservationReminder => "reservation_reminder",
+            Kind::PaymentFailed => "payment_failed",
+            Kind::PaymentReceipt => "payment_receipt",
+            Kind::PaymentRefunded => "payment_refunded",
             Kind::Welcome => "welcome",
             Kind::PasswordChanged => "password_changed",
             Kind::RoleChanged => "role_changed",
@@ -140,7 +158,10 @@ pub fn named_in(event: &Event) -> Vec<Uuid> {
         | Event::BookingCancelled { booking, .. }
         | Event::BookingExpired { booking }
         | Event::BookingCompleted { booking }
-        | Event::BookingNoShow { booking } => vec![booking.coach_id, booking.client_id],
+        | Event::BookingNoShow { booking }
+        | Event::PaymentFailed { booking, .. }
+        | Event::PaymentCaptured { booking, .. }
+        | Event::PaymentRefunded { booking, .. } => vec![booking.coach_id, booking.client_id],
         Event::ReservationRequested { reservation }
         | Event::ReservationApproved { reservation }
         | Event::ReservationDenied { reservation, .. }
@@ -165,6 +186,37 @@ fn when(b: &BookingFact) -> String {
     )
 }
 
+/// An amount of whole cents as people read it: `$75.00` in US dollars, `12.50 EUR` otherwise.
+pub fn money(cents: i64, currency: &str) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let (units, rest) = (cents.unsigned_abs() / 100, cents.unsigned_abs() % 100);
+    if currency.eq_ignore_ascii_case("usd") {
+        format!("{sign}${units}.{rest:02}")
+    } else {
+        format!("{sign}{units}.{rest:02} {}", currency.to_uppercase())
+    }
+}
+
+/// How long before a session a declined card must be fixed: booking-svc releases a booking whose
+/// payment still failed this close to its start.
+pub const FIX_CARD_BEFORE: Duration = Duration::hours(24);
+
+/// When a declined card must be fixed by, on the place's wall clock (`2030-06-02 10:00 (UTC)`);
+/// "a day before the session" when the booking's instants or zone cannot be read.
+fn fix_card_by(b: &BookingFact) -> String {
+    let zone = b.time_zone.parse::<platform::instants::Zone>().ok();
+    match (starts(&b.starts_at), zone) {
+        (Some(starts_at), Some(zone)) => format!(
+            "{} ({})",
+            (starts_at - FIX_CARD_BEFORE)
+                .with_timezone(&zone.tz())
+                .format("%Y-%m-%d %H:%M"),
+            b.time_zone
+        ),
+        _ => "a day before the session".to_owned(),
+    }
+}
+
 fn court(r: &ReservationFact) -> String {
     format!(
         "{} at {}, {}, on {} from {} to {} ({})",
@@ -187,6 +239,14 @@ fn because(reason: Option<&String>) -> String {
     match reason.map(|r| r.trim()).filter(|r| !r.is_empty()) {
         Some(reason) => format!(" Reason: {reason}"),
         None => String::new(),
+    }
+}
+
+/// What the provider said of a declined card, as a sentence; nothing when it said nothing.
+fn said(reason: &str) -> String {
+    match reason.trim().trim_end_matches('.') {
+        "" => String::new(),
+        reason => format!(" The card's bank said: {reason}."),
     }
 }
 
@@ -354,6 +414,57 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
             now: vec![],
             reminder: Reminder::CallOff(b.booking_id),
         },
+        Event::PaymentFailed { booking: b, reason } => keep(vec![notice(
+            b.client_id,
+            Kind::PaymentFailed,
+            "Your card was declined",
+            format!(
+                "Your card was declined for your session with {} on {}.{} Add a card or choose \
+                 another one under Payment methods on your dashboard, and we try again at once. If \
+                 the payment is not fixed by {}, a day before the session, the booking is released \
+                 and nothing is charged.",
+                name(b.coach_id),
+                when(b),
+                said(reason),
+                fix_card_by(b)
+            ),
+            PAYMENT_METHODS.to_owned(),
+        )]),
+        Event::PaymentCaptured {
+            booking: b,
+            amount_cents,
+            currency,
+        } => keep(vec![notice(
+            b.client_id,
+            Kind::PaymentReceipt,
+            "Your receipt",
+            format!(
+                "You paid {} for your session with {} on {}. Your receipt has every detail.",
+                money(*amount_cents, currency),
+                name(b.coach_id),
+                when(b)
+            ),
+            receipt_link(b.booking_id),
+        )]),
+        Event::PaymentRefunded {
+            booking: b,
+            amount_cents,
+            currency,
+            reason,
+        } => keep(vec![notice(
+            b.client_id,
+            Kind::PaymentRefunded,
+            "Your refund",
+            format!(
+                "We refunded {} of what you paid for your session with {} on {} to the card you \
+                 paid with.{}",
+                money(*amount_cents, currency),
+                name(b.coach_id),
+                when(b),
+                because(Some(reason))
+            ),
+            receipt_link(b.booking_id),
+        )]),
         Event::ReservationRequested { reservation: r } => keep(vec![notice(
             r.gym_id,
             Kind::ReservationRequested,

@@ -16,6 +16,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
       '/uploads': { target: apiTarget, changeOrigin: true },
+      // localstripe's Stripe.js mock and API (nginx's /stripe/ proxy), where the mesh runs it.
+      '/stripe': { target: apiTarget, changeOrigin: true },
     },
   },
   build: {

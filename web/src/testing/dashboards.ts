@@ -4,6 +4,7 @@
  * call left out, so these lists are the pages' whole traffic.
  */
 import { DEFAULT_POLICY } from '@/features/booking/utils/booking-policy';
+import { paymentMethod } from './fixtures';
 import type { Role } from '@/lib/auth';
 
 type Api = Record<string, unknown>;
@@ -20,6 +21,7 @@ export function coachDashboardApi(extra: Api = {}, coachId = 'coach-1'): Api {
     [`GET /coach/${coachId}/reviews`]: [],
     'GET /gym/locations': [],
     'GET /coach/court-reservations': [],
+    'GET /coach/earnings': { held_cents: 0, paid_cents: 0, fees_cents: 0, net_cents: 0, lines: [] },
     ...extra,
   };
 }
@@ -36,10 +38,12 @@ export function gymDashboardApi(extra: Api = {}, gymId = 'gym-1'): Api {
   };
 }
 
-/** /client/dashboard for client `clientId`: no profile and no bookings. */
+/** /client/dashboard for client `clientId`: no profile and no bookings; one saved card (Visa
+ * 4242, the default), so a paid booking on the way there goes through. */
 export function clientDashboardApi(extra: Api = {}, clientId = 'client-1'): Api {
   return {
     'GET /bookings': [],
+    'GET /client/payment-methods': [paymentMethod()],
     [`GET /client/profile/${clientId}`]: { status: 404, body: { detail: 'Client profile not found' } },
     ...extra,
   };
@@ -56,6 +60,8 @@ export function coachPageApi(extra: Api = {}, coachId = 'coach-1'): Api {
     [`GET /availability/coach/${coachId}/calendar`]: { status: 404, body: { detail: 'No calendar here' } },
     [`GET /coach/policy/${coachId}`]: DEFAULT_POLICY,
     [`GET /coach/${coachId}/reviews`]: [],
+    // The booking dialog of a paid slot shows the card it will be held on: the visitor has one.
+    'GET /client/payment-methods': [paymentMethod()],
     ...extra,
   };
 }
@@ -67,6 +73,7 @@ export function adminDashboardApi(extra: Api = {}): Api {
     'GET /admin/users': [],
     'GET /admin/audit': [],
     'GET /admin/reviews': [],
+    'GET /admin/payments': [],
     ...extra,
   };
 }

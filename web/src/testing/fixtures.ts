@@ -1,5 +1,6 @@
 /** Small, readable server data for component tests. */
 import type { Booking } from '@/features/booking/api/get-bookings';
+import type { PaymentMethod } from '@/features/booking/api/payments';
 import type { CalendarDay, Unbookable } from '@/features/booking/api/get-coach-calendar';
 import type {
   AvailabilitySlot,
@@ -104,6 +105,10 @@ export function booking(overrides: Partial<Booking> = {}): Booking {
     ends_at: '2099-03-14T23:00:00Z',
     status: 'pending',
     payment_status: 'pending',
+    price_cents: 6500,
+    currency: 'usd',
+    amount_paid_cents: 0,
+    amount_refunded_cents: 0,
     created_at: '2025-03-01T10:00:00Z',
     late_cancellation: false,
     free_cancellation_until: '2099-03-13T22:00:00Z',
@@ -124,3 +129,16 @@ export const booking2025 = (overrides: Partial<Booking> = {}): Booking =>
     free_cancellation_until: '2025-03-13T22:00:00Z',
     ...overrides,
   });
+
+/** Casey's Visa ending 4242, their default card. */
+export function paymentMethod(overrides: Partial<PaymentMethod> = {}): PaymentMethod {
+  return {
+    payment_method_id: 'pm-visa',
+    brand: 'visa',
+    last4: '4242',
+    exp_month: 12,
+    exp_year: 2034,
+    is_default: true,
+    ...overrides,
+  };
+}

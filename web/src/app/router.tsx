@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.coaches.path, lazy: page(() => import('./routes/coaches')) },
           { path: paths.coachDetail.path, lazy: page(() => import('./routes/coach-detail')) },
+          { path: paths.receipt.path, lazy: page(() => import('./routes/receipt')) },
         ],
       },
       {

@@ -10,6 +10,10 @@ export const paths = {
     path: '/coach/:coachId',
     getHref: (coachId: string) => `/coach/${encodeURIComponent(coachId)}`,
   },
+  receipt: {
+    path: '/bookings/:bookingId/receipt',
+    getHref: (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/receipt`,
+  },
   dashboards: {
     admin: { path: '/admin/dashboard', getHref: () => '/admin/dashboard' },
     coach: { path: '/coach/dashboard', getHref: () => '/coach/dashboard' },

@@ -8,6 +8,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Spinner } from '@/components/ui/spinner';
 
 interface DashboardCardProps {
+  /** The card's element id (a link's `#fragment` lands on it). */
+  id?: string;
   title: React.ReactNode;
   /** Names the card by its title (a region a test or a screen reader finds by name). */
   titleId?: string;
@@ -25,6 +27,7 @@ interface DashboardCardProps {
 }
 
 export function DashboardCard({
+  id,
   title,
   titleId,
   description,
@@ -37,7 +40,7 @@ export function DashboardCard({
   children,
 }: DashboardCardProps) {
   return (
-    <Card className={className} aria-labelledby={titleId}>
+    <Card id={id} className={className} aria-labelledby={titleId}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 space-y-0">
         <div className="space-y-1.5">
           <CardTitle id={titleId}>{title}</CardTitle>

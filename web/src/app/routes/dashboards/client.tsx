@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ClientProfileCard } from '@/features/booking/components/client-profile-card';
 import { ClientTiles } from '@/features/booking/components/client-tiles';
+import { PaymentMethodsCard } from '@/features/booking/components/payment-methods-card';
 import { YourBookingsCard } from '@/features/booking/components/your-bookings-card';
 import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
 import { useUser } from '@/lib/auth';
@@ -34,6 +35,7 @@ export default function ClientDashboardRoute() {
         <div className="grid gap-6 lg:grid-cols-3">
           <div className="grid content-start gap-6">
             <ClientProfileCard />
+            <PaymentMethodsCard />
             <CalendarSubscriptionCard />
           </div>
           <YourBookingsCard className="lg:col-span-2" />

@@ -1,10 +1,9 @@
 import useSWR from 'swr';
 import { api, isNotFound } from '@/lib/api-client';
-import type { Schemas } from '@/lib/api-types';
-import { DEFAULT_POLICY } from '../utils/booking-policy';
+import { DEFAULT_POLICY, type PolicyLimits } from '../utils/booking-policy';
 
-/** The coach's booking policy (GET /coach/policy and GET /coach/policy/{coach_id}). */
-export type BookingPolicy = Schemas['BookingPolicy'];
+/** The coach's booking policy (GET /coach/policy and GET /coach/policy/{coach_id}), with its fees. */
+export type BookingPolicy = PolicyLimits;
 
 /** GET /api/coach/policy: the signed-in coach's own. */
 export const MY_POLICY_KEY = '/coach/policy';

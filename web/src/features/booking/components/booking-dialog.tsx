@@ -13,13 +13,16 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatDisplayDate, formatLocalDate, parseLocalDate, startOfLocalDay } from '@/lib/dates';
 import { formatAmount } from '@/lib/format';
+import { slotMinutes, slotPriceCents } from '@/lib/money';
 import { browserTimeZone, formatTimeRange, zonedInstant } from '@/lib/zoned-time';
 import { createBooking } from '../api/create-booking';
 import { useCoachCalendarMonth, type CalendarDay } from '../api/get-coach-calendar';
 import { useCoachPolicy } from '../api/get-coach-policy';
+import { usePaymentMethods } from '../api/payments';
+import { BookingPaymentSection, defaultCard } from './booking-payment-section';
 import { usePickerMonth } from '../hooks/use-picker-month';
 import { calendarState, slotDayStatus, slotOccurrences } from '../utils/calendar-days';
 import { sameMonth } from '../utils/calendar-month';
@@ -133,6 +136,17 @@ function BookingFormFields({
   const [submitting, setSubmitting] = React.useState(false);
   const lines = policyLines(limits.policy);
 
+  // The money: the price as booking-svc will keep it, and the card it will be held on.
+  const minutes = slotMinutes(slot.start_time, slot.end_time);
+  const priceCents = slotPriceCents(hourlyRate, minutes);
+  const cards = usePaymentMethods(priceCents > 0);
+  const card = defaultCard(cards.data);
+  const needsCard = priceCents > 0 && cards.data !== undefined && !card;
+  const [paymentProblem, setPaymentProblem] = React.useState<string | null>(null);
+  const cardId = card?.payment_method_id;
+  React.useEffect(() => setPaymentProblem(null), [cardId]);
+  const startsAt = date ? zonedInstant(formatLocalDate(date), slot.start_time, limits.zone) : null;
+
   // The server's word on each date of this slot (taken, coach away, policy): what it calls
   // bookable is what POST /bookings accepts. The chosen date's month is read too, as the month
   // shown may be another.
@@ -167,6 +181,12 @@ function BookingFormFields({
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to create booking'));
       setSubmitting(false);
+      if (error instanceof ApiError && error.status === 402) {
+        // A paid session and no card the server knows of: say so beside the card, offer to add one.
+        setPaymentProblem(errorMessage(error, 'Add a card under Payment methods, then book again.'));
+        void cards.mutate();
+        return;
+      }
       // Someone may have taken the date meanwhile: read its month again, so it says so.
       void chosenCalendar.mutate();
     }
@@ -190,7 +210,9 @@ function BookingFormFields({
         ? "Checking this date in the coach's calendar…"
         : chosen?.kind === 'closed'
           ? `${formatDisplayDate(toBookingDate(date))} cannot be booked. Choose another date.`
-          : undefined;
+          : needsCard
+            ? 'Add a card first: this session is paid.'
+            : undefined;
 
   return (
     <>
@@ -257,6 +279,16 @@ function BookingFormFields({
           </span>
         )}
       </p>
+      <BookingPaymentSection
+        priceCents={priceCents}
+        minutes={minutes}
+        startsAt={startsAt}
+        zone={limits.zone}
+        policy={limits.policy}
+        cards={cards}
+        problem={paymentProblem}
+      />
+
       {unconfirmable ? (
         <p
           id="booking-date-problem"

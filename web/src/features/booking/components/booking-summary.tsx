@@ -1,7 +1,10 @@
-import { AlertTriangle, CalendarDays, Clock, MapPin } from 'lucide-react';
+import { AlertTriangle, CalendarDays, Clock, MapPin, Receipt } from 'lucide-react';
 import type * as React from 'react';
+import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
+import { paths } from '@/config/paths';
 import { formatDisplayDate } from '@/lib/dates';
+import { formatPrice, paymentStatusText, paymentStatusVariant, wasCharged } from '@/lib/money';
 import { LINKED_ROW_CLASS, type LinkedRowProps } from '@/lib/linked-row';
 import { cn } from '@/lib/utils';
 import { formatTimeRange } from '@/lib/zoned-time';
@@ -109,5 +112,48 @@ export function BookingRow({
     >
       {children}
     </li>
+  );
+}
+
+/**
+ * A booking's money in words: its price ("$75.00", or "Free") and what happened to it ("Held",
+ * "Paid $75.00", "Fee charged $37.50", "Released", "Refunded $20.00", "Card declined — update your
+ * card"; the last a link to the Payment methods card when `fixCardHref` is given).
+ */
+export function BookingPayment({ booking, fixCardHref }: { booking: Booking; fixCardHref?: string }) {
+  const free = booking.payment_status === 'none' || booking.price_cents === 0;
+  const words = paymentStatusText(booking);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2" data-testid="booking-payment">
+      <span className="text-sm font-semibold text-navy-900" data-testid="booking-price">
+        {formatPrice(booking.price_cents, booking.currency)}
+      </span>
+      {free ? null : booking.payment_status === 'failed' && fixCardHref ? (
+        <a href={fixCardHref} className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          <Badge variant="destructive" data-testid="payment-status" className="underline underline-offset-2">
+            {words}
+          </Badge>
+        </a>
+      ) : (
+        <Badge variant={paymentStatusVariant(booking.payment_status)} data-testid="payment-status">
+          {words}
+        </Badge>
+      )}
+    </span>
+  );
+}
+
+/** "Receipt", where something was charged (GET /api/bookings/{id}/receipt answers then). */
+export function ReceiptLink({ booking }: { booking: Booking }) {
+  if (!wasCharged(booking)) return null;
+  return (
+    <Link
+      to={paths.receipt.getHref(booking.booking_id)}
+      className="inline-flex h-11 items-center gap-1.5 rounded-md px-2 text-sm font-semibold text-court-700 underline-offset-4 hover:underline sm:h-9"
+      aria-label={`Receipt: ${booking.coach_name || booking.client_name}, ${formatDisplayDate(booking.booking_date)}`}
+    >
+      <Receipt className="size-4" aria-hidden="true" />
+      Receipt
+    </Link>
   );
 }

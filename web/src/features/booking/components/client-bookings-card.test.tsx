@@ -52,7 +52,7 @@ describe("the coach's Client Bookings", () => {
     expect(pending).toHaveTextContent('17:00 – 18:00');
     expect(within(pending).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
     expect(within(pending).getByRole('button', { name: 'Deny' })).toBeInTheDocument();
-    expect(confirmed).toHaveTextContent('Payment: pending');
+    expect(within(confirmed).getByTestId('booking-payment')).toHaveTextContent('$65.00Not held yet');
     expect(within(confirmed).getAllByRole('button').map((b) => b.textContent)).toEqual(['Add to Calendar', 'Cancel session']);
     const badge = within(denied).getByText('denied');
     expect(badge.className).toMatch(/red/);
@@ -76,7 +76,7 @@ describe("the coach's Client Bookings", () => {
     expect(calls.some((c) => c.method === 'PATCH' && c.path === '/coach/bookings/b-1/approve')).toBe(true);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument());
     expect(screen.getByTestId('booking-status')).toHaveTextContent('confirmed');
-    expect(screen.getByText('pending')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-status')).toHaveTextContent('Not held yet');
   });
 
   it('denies a pending booking', async () => {

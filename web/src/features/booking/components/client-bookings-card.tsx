@@ -16,6 +16,8 @@ import { approveBooking, denyBooking } from '../api/review-booking';
 import { coachCanCancel, coachCanMarkNoShow } from '../utils/booking-rules';
 import { AddToCalendarButton } from './add-to-calendar-button';
 import {
+  BookingPayment,
+  ReceiptLink,
   BookingRow,
   BookingStatusBadge,
   BookingWhenWhere,
@@ -89,11 +91,8 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
           <>
             <BookingStatusBadge status={booking.status} />
             <LateCancellationBadge booking={booking} />
-            {booking.status === 'confirmed' ? (
-              <span className="text-sm text-navy-700">
-                Payment: <span className="font-semibold">{booking.payment_status}</span>
-              </span>
-            ) : null}
+            <BookingPayment booking={booking} />
+            <ReceiptLink booking={booking} />
           </>
         )}
         {booking.status === 'confirmed' ? (

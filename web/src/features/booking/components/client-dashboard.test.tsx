@@ -74,7 +74,7 @@ describe('the client dashboard', () => {
     expect(within(confirmed).getByTestId('booking-status')).toHaveTextContent('confirmed');
     expect(within(confirmed).getByTestId('booking-status').className).toMatch(/green/);
     expect(within(pending).getByTestId('booking-status').className).not.toMatch(/green/);
-    expect(confirmed).toHaveTextContent('Payment: pending');
+    expect(within(confirmed).getByTestId('booking-payment')).toHaveTextContent('$65.00Not held yet');
     expect(within(pending).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(confirmed).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(cancelled).queryByRole('button', { name: 'Cancel Booking' })).not.toBeInTheDocument();

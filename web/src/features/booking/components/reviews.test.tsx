@@ -40,6 +40,7 @@ describe('reviews on the client dashboard', () => {
       api: {
         'GET /bookings': () => bookings,
         'GET /client/profile/client-1': noProfile,
+        'GET /client/payment-methods': [],
         'POST /bookings/b-1/review': () => {
           bookings = [completed({ review: review({ rating: 5 }) }), bookings[1]];
           return { status: 201, body: review({ rating: 5 }) };
@@ -63,7 +64,7 @@ describe('reviews on the client dashboard', () => {
   it('asks for a rating before posting', async () => {
     const { user, calls } = renderApp('/client/dashboard', {
       user: client,
-      api: { 'GET /bookings': [completed()], 'GET /client/profile/client-1': noProfile },
+      api: { 'GET /bookings': [completed()], 'GET /client/profile/client-1': noProfile, 'GET /client/payment-methods': [] },
     });
     await user.click(await screen.findByRole('button', { name: 'Leave a review' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Post review' }));
@@ -80,6 +81,7 @@ describe('reviews on the client dashboard', () => {
           completed({ booking_id: 'b-old', review: review({ booking_id: 'b-old', editable_until: '2020-01-01T00:00:00Z' }) }),
         ],
         'GET /client/profile/client-1': noProfile,
+        'GET /client/payment-methods': [],
         'PUT /bookings/b-1/review': review({ rating: 3 }),
       },
     });

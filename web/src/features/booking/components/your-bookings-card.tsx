@@ -2,7 +2,6 @@ import { CalendarX2, Plus, Search } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router-dom';
 import { DashboardCard } from '@/components/cards/dashboard-card';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -23,7 +22,10 @@ import {
 import { AddToCalendarButton } from './add-to-calendar-button';
 import { RescheduleDialog } from './reschedule-dialog';
 import { ReviewDialog } from './review-dialog';
+import { PAYMENT_METHODS_ANCHOR } from './payment-methods-card';
 import {
+  BookingPayment,
+  ReceiptLink,
   BookingRow,
   BookingStatusBadge,
   BookingWhenWhere,
@@ -96,7 +98,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <BookingStatusBadge status={booking.status} />
           <LateCancellationBadge booking={booking} />
-          <Badge variant="outline">Payment: {booking.payment_status}</Badge>
+          <BookingPayment booking={booking} fixCardHref={`#${PAYMENT_METHODS_ANCHOR}`} />
         </div>
         <CancellationNote booking={booking} />
         {booking.review ? (
@@ -107,6 +109,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
         ) : null}
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
+        <ReceiptLink booking={booking} />
         {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
         {canLeaveReview(booking) || canEditReview(booking, now) ? (
           <Button variant={booking.review ? 'outline' : 'accent'} size="sm" onClick={() => setReviewing(true)}>

@@ -58,7 +58,14 @@ describe('the policy form', () => {
       advance_days: '365',
       response: { amount: '2', unit: 'days' },
       cancellation: { amount: '24', unit: 'hours' },
+      late_fee: '50',
+      no_show_fee: '100',
     });
+  });
+
+  it('starts a policy that predates the fees from their defaults', () => {
+    const { late_cancellation_fee_percent: _late, no_show_fee_percent: _noShow, ...older } = DEFAULT_POLICY;
+    expect(toPolicyForm(older)).toMatchObject({ late_fee: '50', no_show_fee: '100' });
   });
 
   it('sends minutes and days', () => {
@@ -77,12 +84,21 @@ describe('the policy form', () => {
         max_advance_days: 60,
         response_window_minutes: 90,
         cancellation_window_minutes: 2160,
+        late_cancellation_fee_percent: 50,
+        no_show_fee_percent: 100,
       },
     });
   });
 
   it('round-trips the policy it started from', () => {
-    const policy = { min_notice_minutes: 45, max_advance_days: 730, response_window_minutes: 20_160, cancellation_window_minutes: 0 };
+    const policy = {
+      min_notice_minutes: 45,
+      max_advance_days: 730,
+      response_window_minutes: 20_160,
+      cancellation_window_minutes: 0,
+      late_cancellation_fee_percent: 0,
+      no_show_fee_percent: 35,
+    };
     expect(fromPolicyForm(toPolicyForm(policy))).toEqual({ policy });
   });
 
@@ -93,6 +109,8 @@ describe('the policy form', () => {
         advance_days: '0',
         response: { amount: '0', unit: 'hours' },
         cancellation: { amount: '15', unit: 'days' },
+        late_fee: '101',
+        no_show_fee: '12.5',
       }),
     );
     expect(result.errors).toEqual({
@@ -100,6 +118,8 @@ describe('the policy form', () => {
       advance_days: 'How far ahead must be a whole number of days between 1 and 730',
       response: 'Answer within must be between 1 minute and 14 days',
       cancellation: 'Free cancellation must be between 0 and 14 days',
+      late_fee: 'Late cancellation fee must be a whole percentage between 0 and 100',
+      no_show_fee: 'No-show fee must be a whole percentage between 0 and 100',
     });
   });
 

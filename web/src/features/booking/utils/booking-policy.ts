@@ -6,16 +6,35 @@
 
 import type { Schemas } from '@/lib/api-types';
 
-/** The four limits, as GET /coach/policy answers them and PUT /coach/policy takes them. */
-export type PolicyLimits = Schemas['BookingPolicy'];
+/** Issue 33's two fees, percentages of the price (0-100): a late cancellation's and a no-show's.
+ * TODO: from the document once gateway/openapi.json has them. */
+export interface PolicyFees {
+  late_cancellation_fee_percent?: number;
+  no_show_fee_percent?: number;
+}
 
-/** What a coach gets until they set their own (issue 16). */
+/** The four limits and the two fees, as GET /coach/policy answers them and PUT /coach/policy
+ * takes them. */
+export type PolicyLimits = Schemas['BookingPolicy'] & PolicyFees;
+
+/** The fees a coach has until they set their own (issue 33). */
+export const DEFAULT_LATE_FEE_PERCENT = 50;
+export const DEFAULT_NO_SHOW_FEE_PERCENT = 100;
+
+/** What a coach gets until they set their own (issues 16 and 33). */
 export const DEFAULT_POLICY: PolicyLimits = {
   min_notice_minutes: 0,
   max_advance_days: 365,
   response_window_minutes: 2880,
   cancellation_window_minutes: 1440,
+  late_cancellation_fee_percent: DEFAULT_LATE_FEE_PERCENT,
+  no_show_fee_percent: DEFAULT_NO_SHOW_FEE_PERCENT,
 };
+
+/** The late-cancellation fee's percentage (the default when an older answer leaves it out). */
+export const lateFeePercent = (policy: PolicyFees) => policy.late_cancellation_fee_percent ?? DEFAULT_LATE_FEE_PERCENT;
+/** The no-show fee's percentage (the default when an older answer leaves it out). */
+export const noShowFeePercent = (policy: PolicyFees) => policy.no_show_fee_percent ?? DEFAULT_NO_SHOW_FEE_PERCENT;
 
 export type DurationUnit = 'minutes' | 'hours' | 'days';
 
@@ -73,6 +92,9 @@ export interface PolicyForm {
   advance_days: string;
   response: DurationField;
   cancellation: DurationField;
+  /** Percent of the price, 0-100. */
+  late_fee: string;
+  no_show_fee: string;
 }
 
 const field = (minutes: number): DurationField => {
@@ -86,7 +108,19 @@ export function toPolicyForm(policy: PolicyLimits): PolicyForm {
     advance_days: String(policy.max_advance_days),
     response: field(policy.response_window_minutes),
     cancellation: field(policy.cancellation_window_minutes),
+    late_fee: String(lateFeePercent(policy)),
+    no_show_fee: String(noShowFeePercent(policy)),
   };
+}
+
+/** A fee's percentage as typed: a whole number 0-100, else the message. */
+function toPercent(label: string, text: string): number | string {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (!trimmed || !Number.isInteger(value) || value < 0 || value > 100) {
+    return `${label} must be a whole percentage between 0 and 100`;
+  }
+  return value;
 }
 
 export type PolicyFormErrors = Partial<Record<keyof PolicyForm, string>>;
@@ -128,6 +162,10 @@ export function fromPolicyForm(
   if (!advanceText || !Number.isInteger(advance) || advance < ADVANCE.min || advance > ADVANCE.max) {
     errors.advance_days = `How far ahead must be a whole number of days between ${ADVANCE.min} and ${ADVANCE.max}`;
   }
+  const lateFee = toPercent('Late cancellation fee', form.late_fee);
+  const noShowFee = toPercent('No-show fee', form.no_show_fee);
+  if (typeof lateFee === 'string') errors.late_fee = lateFee;
+  if (typeof noShowFee === 'string') errors.no_show_fee = noShowFee;
   if (Object.keys(errors).length) return { errors };
   return {
     policy: {
@@ -135,6 +173,8 @@ export function fromPolicyForm(
       max_advance_days: advance,
       response_window_minutes: response as number,
       cancellation_window_minutes: cancellation as number,
+      late_cancellation_fee_percent: lateFee as number,
+      no_show_fee_percent: noShowFee as number,
     },
   };
 }

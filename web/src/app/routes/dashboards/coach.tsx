@@ -1,6 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { BookingPolicyCard } from '@/features/booking/components/booking-policy-card';
 import { ClientBookingsCard } from '@/features/booking/components/client-bookings-card';
+import { EarningsCard } from '@/features/booking/components/earnings-card';
 import { TimeOffCard } from '@/features/booking/components/time-off-card';
 import { CoachReviewsCard } from '@/features/booking/components/coach-reviews-card';
 import { CalendarSubscriptionCard } from '@/features/calendar/components/calendar-subscription-card';
@@ -29,6 +30,7 @@ export default function CoachDashboardRoute() {
         <AvailabilityCard className="lg:col-span-2" />
         <TimeOffCard className="lg:col-span-2" />
         <ClientBookingsCard className="lg:col-span-2" />
+        <EarningsCard className="lg:col-span-2" />
         <CoachReviewsCard className="lg:col-span-2" coachId={user.user_id} figures={profile.data} />
         <BrowseGymLocationsCard />
         <CourtReservationsCard />

@@ -59,6 +59,12 @@ describe("the coach's Booking policy card", () => {
     await user.click(await screen.findByRole('option', { name: 'Days' }));
     await user.clear(within(dialog).getByLabelText('Free cancellation until'));
     await user.type(within(dialog).getByLabelText('Free cancellation until'), '2');
+    expect(within(dialog).getByLabelText('Late cancellation fee (%)')).toHaveValue(50);
+    expect(within(dialog).getByLabelText('No-show fee (%)')).toHaveValue(100);
+    await user.clear(within(dialog).getByLabelText('Late cancellation fee (%)'));
+    await user.type(within(dialog).getByLabelText('Late cancellation fee (%)'), '25');
+    await user.clear(within(dialog).getByLabelText('No-show fee (%)'));
+    await user.type(within(dialog).getByLabelText('No-show fee (%)'), '0');
     await user.click(within(dialog).getByRole('button', { name: 'Save Policy' }));
 
     expect(await screen.findByText('Booking policy saved')).toBeInTheDocument();
@@ -67,10 +73,14 @@ describe("the coach's Booking policy card", () => {
       max_advance_days: 30,
       response_window_minutes: 2880,
       cancellation_window_minutes: 2880,
+      late_cancellation_fee_percent: 25,
+      no_show_fee_percent: 0,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(within(card).getByTestId('booking-policy')).toHaveTextContent('Minimum notice3 hours');
     expect(within(card).getByTestId('booking-policy')).toHaveTextContent('Free cancellation until2 days before');
+    expect(within(card).getByTestId('booking-policy')).toHaveTextContent('Late cancellation fee25% of the price');
+    expect(within(card).getByTestId('booking-policy')).toHaveTextContent('No-show fee0% of the price');
   });
 
   it('says which field is out of range before sending anything', async () => {
@@ -82,6 +92,12 @@ describe("the coach's Booking policy card", () => {
     await user.clear(within(dialog).getByLabelText('How far ahead (days)'));
     await user.type(within(dialog).getByLabelText('How far ahead (days)'), '1000');
     await user.click(within(dialog).getByRole('button', { name: 'Save Policy' }));
+    await user.clear(within(dialog).getByLabelText('No-show fee (%)'));
+    await user.type(within(dialog).getByLabelText('No-show fee (%)'), '150');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Policy' }));
+    expect(within(dialog).getByLabelText('No-show fee (%)')).toHaveAccessibleDescription(
+      'Of the price, charged when you mark a client a no-show. No-show fee must be a whole percentage between 0 and 100',
+    );
     const field = within(dialog).getByLabelText('How far ahead (days)');
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription('How far ahead must be a whole number of days between 1 and 730');

@@ -24,6 +24,8 @@ import {
   DURATION_UNITS,
   formatDuration,
   fromPolicyForm,
+  lateFeePercent,
+  noShowFeePercent,
   toPolicyForm,
   type DurationField,
   type DurationUnit,
@@ -93,9 +95,11 @@ function PolicyView({ policy }: { policy: BookingPolicy }) {
         ? `${formatDuration(policy.cancellation_window_minutes)} before`
         : 'the session starts',
     ],
+    ['Late cancellation fee', `${lateFeePercent(policy)}% of the price`],
+    ['No-show fee', `${noShowFeePercent(policy)}% of the price`],
   ];
   return (
-    <dl className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-4" data-testid="booking-policy">
+    <dl className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-3" data-testid="booking-policy">
       {items.map(([term, value]) => (
         <div key={term} className="rounded-lg bg-muted/60 p-3">
           <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{term}</dt>
@@ -184,6 +188,24 @@ function PolicyFormView({ policy, onSaved }: { policy: BookingPolicy; onSaved: (
         onChange={duration('cancellation')}
         error={errors.cancellation}
       />
+      <div className="grid gap-4 min-[400px]:grid-cols-2">
+        <PercentInput
+          id="policy-late-fee"
+          label="Late cancellation fee (%)"
+          hint="Of the price, charged when a client cancels after free cancellation ends."
+          value={form.late_fee}
+          onChange={(late_fee) => setForm((current) => ({ ...current, late_fee }))}
+          error={errors.late_fee}
+        />
+        <PercentInput
+          id="policy-no-show-fee"
+          label="No-show fee (%)"
+          hint="Of the price, charged when you mark a client a no-show."
+          value={form.no_show_fee}
+          onChange={(no_show_fee) => setForm((current) => ({ ...current, no_show_fee }))}
+          error={errors.no_show_fee}
+        />
+      </div>
       {serverError ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {serverError}
@@ -244,6 +266,45 @@ function DurationInput({
           </SelectContent>
         </Select>
       </div>
+      <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+        {hint}
+      </p>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+function PercentInput({
+  id,
+  label,
+  hint,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min="0"
+        max="100"
+        step="1"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
         {hint}
       </p>

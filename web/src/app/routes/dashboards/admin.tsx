@@ -1,6 +1,7 @@
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { ActivityCard } from '@/features/admin/components/activity-card';
 import { AuditLogCard } from '@/features/admin/components/audit-log-card';
+import { PaymentsCard } from '@/features/admin/components/payments-card';
 import { StatsCards } from '@/features/admin/components/stats-cards';
 import { UserManagementCard } from '@/features/admin/components/user-management-card';
 import { AdminReviewsCard } from '@/features/booking/components/admin-reviews-card';
@@ -16,6 +17,7 @@ export default function AdminDashboardRoute() {
       <div className="grid gap-6">
         <StatsCards />
         <ActivityCard />
+        <PaymentsCard />
         <UserManagementCard />
         <AuditLogCard />
         <AdminReviewsCard />

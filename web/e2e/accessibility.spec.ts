@@ -38,7 +38,18 @@ test('a client’s screens and the booking dialog have no WCAG 2.1 AA violation'
 
   await page.goto('/client/dashboard');
   await expect(page.getByText('No bookings yet')).toBeVisible();
+  await expect(page.getByText('No cards yet. Add one to book paid sessions.')).toBeVisible();
   await expectAccessible(page, '/client/dashboard');
+  // Stripe's card element (localstripe's mock on the test mesh) in the Add a card dialog.
+  await page.getByRole('button', { name: 'Add Card' }).click();
+  await expect(page.getByTestId('card-element').getByPlaceholder('number')).toBeVisible();
+  await expectAccessible(page, 'the Add a card dialog');
+  await page.keyboard.press('Escape');
+
+  // A receipt that does not exist yet: its empty state.
+  await page.goto('/bookings/00000000-0000-4000-8000-000000000000/receipt');
+  await expect(page.getByText('No receipt yet')).toBeVisible();
+  await expectAccessible(page, 'a receipt before anything was charged');
 
   await page.goto('/coaches');
   await expect(page.getByTestId('coach-card').first()).toBeVisible();
@@ -47,7 +58,12 @@ test('a client’s screens and the booking dialog have no WCAG 2.1 AA violation'
   await page.goto(`/coach/${coach.user.user_id}`);
   await page.getByTestId('slot').first().getByRole('button', { name: 'Book This Slot' }).click();
   await expect(page.getByRole('dialog', { name: 'Confirm Your Booking' })).toBeVisible();
+  await expect(page.getByText('Add a card first', { exact: true })).toBeVisible();
   await expectAccessible(page, 'the booking dialog');
+  // A paid slot and no card: the card form in place.
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  await expect(page.getByTestId('card-element').getByPlaceholder('number')).toBeVisible();
+  await expectAccessible(page, 'the booking dialog with the card form');
 });
 
 test('the coach dashboard has no WCAG 2.1 AA violation', async ({ page, request }) => {
@@ -55,7 +71,11 @@ test('the coach dashboard has no WCAG 2.1 AA violation', async ({ page, request 
   await signIn(page, coach);
   await page.goto('/coach/dashboard');
   await expect(page.getByRole('button', { name: 'Edit Profile' })).toBeVisible();
+  await expect(page.getByTestId('earnings-figures')).toBeVisible();
   await expectAccessible(page, '/coach/dashboard');
+  await page.getByRole('button', { name: 'Edit Policy' }).click();
+  await expect(page.getByLabel('Late cancellation fee (%)')).toBeVisible();
+  await expectAccessible(page, 'the Edit Booking Policy dialog with its fees');
 });
 
 test('the gym dashboard, with a request waiting, has no WCAG 2.1 AA violation', async ({ page, request }) => {
@@ -73,6 +93,8 @@ test('the admin dashboard and its user dialog have no WCAG 2.1 AA violation', as
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('table', { name: 'Users' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Sign-ups and bookings per week' })).toBeAttached();
+  await expect(page.getByRole('group', { name: 'Revenue' })).toBeVisible();
+  await expect(page.getByTestId('admin-payment').first().or(page.getByText('No payments match these filters.'))).toBeVisible();
   await expectAccessible(page, '/admin/dashboard');
   await page.getByRole('button', { name: /^Edit / }).first().click();
   await expect(page.getByRole('dialog', { name: 'User Details' })).toBeVisible();

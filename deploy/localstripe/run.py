@@ -81,6 +81,26 @@ def keep_store_in(path):
     store_class.dump_to_disk = dump_to_disk
 
 
+def attach_confirmed_cards():
+    """Stripe attaches the card a customer's SetupIntent is confirmed with to that customer (so it
+    lists among the customer's payment methods); localstripe 1.15.10 only notes it on the
+    SetupIntent. This does what Stripe does, once the SetupIntent has succeeded."""
+    setup_intent = resources.SetupIntent
+    confirm = setup_intent._api_confirm.__func__
+
+    def _api_confirm(cls, id, **kwargs):
+        obj = confirm(cls, id, **kwargs)
+        if obj.status == 'succeeded' and obj.customer and obj.payment_method:
+            resources.PaymentMethod._api_retrieve(obj.payment_method).customer = obj.customer
+        return obj
+
+    setup_intent._api_confirm = classmethod(_api_confirm)
+    # The routes are taken from this list when localstripe's server module is imported (after this).
+    resources.extra_apis[:] = [
+        (method, url, setup_intent._api_confirm if url == '/v1/setup_intents/{id}/confirm' else f)
+        for method, url, f in resources.extra_apis]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--host', default='127.0.0.1',
@@ -100,6 +120,7 @@ def main(argv=None):
     if args.store:
         os.makedirs(os.path.dirname(os.path.abspath(args.store)), exist_ok=True)
     keep_store_in(args.store)
+    attach_confirmed_cards()
     # Imported after the store is patched: the server module saves through it.
     from localstripe import server
 

@@ -261,3 +261,249 @@ async fn relay_frontend(
         to.write_all(&message).await?;
     }
 }
+
+/// A localstripe (the stateful fake of Stripe's API, issue 33) of one test's own, on a free port
+/// of the loopback; dropping it kills it.
+///
+/// It runs `$LOCALSTRIPE_RUN --host 127.0.0.1 --port N --store PATH` when `LOCALSTRIPE_RUN` is set
+/// (a command, split on spaces), else `$LOCALSTRIPE_PYTHON $LOCALSTRIPE_SCRIPT ...`
+/// (`./deploy/test.sh` exports both), else the workspace's own
+/// `deploy/.state/localstripe-venv/bin/python deploy/localstripe/run.py ...`; when none is there
+/// it panics saying how to make one, so a payment test never passes without a provider. Its store
+/// is a file of its own, so [`Localstripe::stop`] and [`Localstripe::resume`] (a provider outage)
+/// keep its customers, cards and payments.
+pub struct Localstripe {
+    port: u16,
+    store: std::path::PathBuf,
+    log: std::path::PathBuf,
+    child: Option<tokio::process::Child>,
+    webhooks: Vec<(String, String, String)>,
+    http: reqwest::Client,
+}
+
+/// A card localstripe accepts and charges.
+pub const CARD_OK: &str = "4242424242424242";
+/// A card localstripe refuses when it is saved (SetupIntent confirm: 402 card_declined).
+pub const CARD_DECLINED_ON_SAVE: &str = "4000000000000002";
+/// A card localstripe saves and then declines when a payment is confirmed with it.
+pub const CARD_DECLINED_ON_CHARGE: &str = "4000000000000341";
+
+impl Localstripe {
+    /// The secret key the tests' booking-svc uses (localstripe accepts any `sk_...`).
+    pub const SECRET_KEY: &'static str = "sk_test_courtside_localstripe";
+    /// The publishable key a browser would use (localstripe accepts any `pk_...`).
+    pub const PUBLISHABLE_KEY: &'static str = "pk_test_courtside_localstripe";
+
+    /// Starts one and waits until it answers (at most 30 s, else panics with its log).
+    pub async fn start() -> Localstripe {
+        let port = std::net::TcpListener::bind(any_port())
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let name = format!("courtside-localstripe-{}", Uuid::new_v4().simple());
+        let dir = std::env::temp_dir();
+        let mut localstripe = Localstripe {
+            port,
+            store: dir.join(format!("{name}.pickle")),
+            log: dir.join(format!("{name}.log")),
+            child: None,
+            webhooks: Vec::new(),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(10))
+                .build()
+                .expect("an HTTP client"),
+        };
+        localstripe.resume().await;
+        localstripe
+    }
+
+    /// Its base URL (`http://127.0.0.1:N`), booking-svc's `STRIPE_API_BASE`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The secret key to call it with ([`Localstripe::SECRET_KEY`]).
+    pub fn secret_key(&self) -> &'static str {
+        Self::SECRET_KEY
+    }
+
+    /// Kills it (a provider outage); its store stays for [`Localstripe::resume`].
+    pub async fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill().await;
+        }
+    }
+
+    /// Starts it again on the same port with the same store (and the webhooks registered before),
+    /// and waits until it answers. Does nothing while it runs.
+    pub async fn resume(&mut self) {
+        if self.child.is_some() {
+            return;
+        }
+        let (program, mut args) = localstripe_command();
+        args.extend(
+            [
+                "--host",
+                "127.0.0.1",
+                "--port",
+                &self.port.to_string(),
+                "--store",
+                &self.store.display().to_string(),
+            ]
+            .map(String::from),
+        );
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .expect("localstripe's log file");
+        let child = tokio::process::Command::new(&program)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .stdout(log.try_clone().expect("localstripe's log file"))
+            .stderr(log)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run localstripe ({program} {}): {e}", args.join(" ")));
+        self.child = Some(child);
+        for _ in 0..1200 {
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                panic!(
+                    "localstripe ({program} {}) exited ({status}) before answering; its log:\n{}",
+                    args.join(" "),
+                    self.log_text()
+                );
+            }
+            let answer = self
+                .http
+                .get(format!("{}/js.stripe.com/v3/", self.url()))
+                .timeout(Duration::from_secs(1))
+                .send()
+                .await;
+            if answer.is_ok_and(|a| a.status().is_success()) {
+                for (id, url, secret) in self.webhooks.clone() {
+                    self.post_webhook(&id, &url, &secret).await;
+                }
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "localstripe on port {} did not answer in 30 s; its log:\n{}",
+            self.port,
+            self.log_text()
+        );
+    }
+
+    /// Does what Stripe.js's `confirmCardSetup` does with a card typed into Elements (read from
+    /// localstripe's `localstripe-v3.js`): confirms the SetupIntent `client_secret` belongs to with
+    /// the card `number` (expiry 12/2034, CVC 123). Answers the saved card's id, or the provider's
+    /// message when it refused (a declined card).
+    pub async fn confirm_card(&self, client_secret: &str, number: &str) -> Result<String, String> {
+        let setup_intent = client_secret
+            .split_once("_secret_")
+            .map(|(id, _)| id)
+            .filter(|id| id.starts_with("seti_"))
+            .unwrap_or_else(|| panic!("{client_secret:?} is not a SetupIntent's client secret"));
+        let answer = self
+            .http
+            .post(format!("{}/v1/setup_intents/{setup_intent}/confirm", self.url()))
+            .json(&serde_json::json!({
+                "key": Self::PUBLISHABLE_KEY,
+                "use_stripe_sdk": true,
+                "client_secret": client_secret,
+                "payment_method_data": {
+                    "type": "card",
+                    "card": {"number": number, "exp_month": "12", "exp_year": "2034", "cvc": "123"},
+                    "billing_details": {"address": {"postal_code": "94103"}},
+                },
+            }))
+            .send()
+            .await
+            .expect("localstripe answers");
+        let status = answer.status();
+        let body: serde_json::Value = answer.json().await.expect("localstripe answers JSON");
+        if !status.is_success() {
+            return Err(body["error"]["message"].as_str().unwrap_or("refused").to_owned());
+        }
+        match (body["status"].as_str(), body["payment_method"].as_str()) {
+            (Some("succeeded"), Some(card)) => Ok(card.to_owned()),
+            (status, _) => Err(format!("the SetupIntent is {status:?}, not succeeded")),
+        }
+    }
+
+    /// Sends every event to `url`, signed with `secret` (`POST /_config/webhooks/<id>`), from
+    /// now on and after each [`Localstripe::resume`].
+    pub async fn register_webhook(&mut self, url: &str, secret: &str) {
+        let id = format!("test{}", self.webhooks.len());
+        self.post_webhook(&id, url, secret).await;
+        self.webhooks.push((id, url.to_owned(), secret.to_owned()));
+    }
+
+    async fn post_webhook(&self, id: &str, url: &str, secret: &str) {
+        let answer = self
+            .http
+            .post(format!("{}/_config/webhooks/{id}", self.url()))
+            .json(&serde_json::json!({"url": url, "secret": secret}))
+            .send()
+            .await
+            .expect("localstripe answers");
+        assert!(
+            answer.status().is_success(),
+            "registering a webhook: {}",
+            answer.status()
+        );
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Localstripe {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.start_kill();
+        }
+        let _ = std::fs::remove_file(&self.store);
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// The program and first arguments that run localstripe (see [`Localstripe`]).
+fn localstripe_command() -> (String, Vec<String>) {
+    if let Ok(run) = std::env::var("LOCALSTRIPE_RUN")
+        && !run.trim().is_empty()
+    {
+        let mut words = run.split_whitespace().map(String::from);
+        let program = words.next().expect("a word");
+        return (program, words.collect());
+    }
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = std::env::var("LOCALSTRIPE_PYTHON")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| {
+            workspace
+                .join("deploy/.state/localstripe-venv/bin/python")
+                .display()
+                .to_string()
+        });
+    let script = std::env::var("LOCALSTRIPE_SCRIPT")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| workspace.join("deploy/localstripe/run.py").display().to_string());
+    for needed in [&python, &script] {
+        assert!(
+            std::path::Path::new(needed).exists(),
+            "{needed} is missing, so this payment test has no localstripe: run it through \
+             `./deploy/test.sh rust` (which makes the venv), or make the venv with \
+             `python3 -m venv deploy/.state/localstripe-venv && \
+             deploy/.state/localstripe-venv/bin/pip install -r deploy/localstripe/requirements.txt`, \
+             or set LOCALSTRIPE_RUN"
+        );
+    }
+    (python, vec![script])
+}

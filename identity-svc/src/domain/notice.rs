@@ -772,9 +772,99 @@ mod tests {
     }
 
     #[test]
+    fn money_reads_as_dollars_and_cents() {
+        assert_eq!(money(7500, "usd"), "$75.00");
+        assert_eq!(money(3750, "USD"), "$37.50");
+        assert_eq!(money(5, "usd"), "$0.05");
+        assert_eq!(money(0, "usd"), "$0.00");
+        assert_eq!(money(123_456_789, "usd"), "$1234567.89");
+        assert_eq!(money(-2005, "usd"), "-$20.05");
+        assert_eq!(money(1250, "eur"), "12.50 EUR");
+    }
+
+    #[test]
+    fn a_declined_card_must_be_fixed_a_day_before_on_the_place_s_clock_across_a_clock_change() {
+        // Chicago springs forward at 02:00 on 2030-03-10. A session at 10:00 CDT on the 11th is
+        // to be fixed by 10:00 CDT on the 10th (after the change).
+        let b = BookingFact {
+            booking_date: "2030-03-11".into(),
+            time_zone: "America/Chicago".into(),
+            starts_at: "2030-03-11T15:00:00Z".into(),
+            ..booking("2030-03-11T15:00:00Z")
+        };
+        assert_eq!(fix_card_by(&b), "2030-03-10 10:00 (America/Chicago)");
+        // A session at 10:00 CDT on the 10th itself: 24 hours earlier is 09:00 CST on the 9th,
+        // still standard time (UTC−6).
+        let b = BookingFact {
+            starts_at: "2030-03-10T15:00:00Z".into(),
+            ..b
+        };
+        assert_eq!(fix_card_by(&b), "2030-03-09 09:00 (America/Chicago)");
+        let unreadable = BookingFact {
+            time_zone: "Mars/Olympus".into(),
+            ..b
+        };
+        assert_eq!(fix_card_by(&unreadable), "a day before the session");
+    }
+
+    #[test]
+    fn payment_events_tell_the_client_alone_and_call_nothing_off() {
+        let b = booking("2030-06-03T10:00:00Z");
+        let events = [
+            Event::PaymentFailed {
+                booking: b.clone(),
+                reason: String::new(),
+            },
+            Event::PaymentCaptured {
+                booking: b.clone(),
+                amount_cents: 7500,
+                currency: "usd".into(),
+            },
+            Event::PaymentRefunded {
+                booking: b.clone(),
+                amount_cents: 100,
+                currency: "usd".into(),
+                reason: "goodwill".into(),
+            },
+        ];
+        let plans: Vec<Plan> = events
+            .iter()
+            .map(|e| plan(e, at("2030-06-01T00:00:00Z"), |_| "Ann".into()))
+            .collect();
+        let told: Vec<_> = plans
+            .iter()
+            .map(|p| {
+                assert_eq!(p.reminder, Reminder::Keep);
+                assert_eq!(p.now.len(), 1);
+                (p.now[0].user_id, p.now[0].kind, p.now[0].link.clone())
+            })
+            .collect();
+        let receipt = format!("/bookings/{}/receipt", b.booking_id);
+        assert_eq!(
+            told,
+            vec![
+                (
+                    b.client_id,
+                    Kind::PaymentFailed,
+                    "/client/dashboard#payment-methods".to_owned()
+                ),
+                (b.client_id, Kind::PaymentReceipt, receipt.clone()),
+                (b.client_id, Kind::PaymentRefunded, receipt),
+            ]
+        );
+        // A decline without the provider's words says nothing of them.
+        assert!(!plans[0].now[0].body.contains("said"), "{}", plans[0].now[0].body);
+        assert_eq!(named_in(&events[1]), vec![b.coach_id, b.client_id]);
+    }
+
+    #[test]
     fn kinds_fall_into_the_three_email_categories() {
         assert_eq!(Kind::BookingRequested.category(), Category::Bookings);
         assert_eq!(Kind::ReservationReminder.category(), Category::Reminders);
         assert_eq!(Kind::Welcome.category(), Category::Account);
+        // A booking's money is the booking's business.
+        assert_eq!(Kind::PaymentFailed.category(), Category::Bookings);
+        assert_eq!(Kind::PaymentReceipt.category(), Category::Bookings);
+        assert_eq!(Kind::PaymentRefunded.category(), Category::Bookings);
     }
 }

@@ -9,6 +9,7 @@ mod feeds;
 mod helpers;
 mod notifications;
 mod pages;
+mod payments;
 mod profiles;
 mod reset;
 mod revocation;

@@ -59,6 +59,9 @@ pub enum NotificationKind {
     ReservationCancelled,
     ReservationExpired,
     ReservationReminder,
+    PaymentFailed,
+    PaymentReceipt,
+    PaymentRefunded,
     Welcome,
     PasswordChanged,
     RoleChanged,
@@ -79,7 +82,9 @@ pub struct Notification {
     pub body: String,
     /// The app path that shows the thing: the reader's dashboard, at the booking
     /// (`/coach/dashboard?booking=<id>`) or court reservation (`?reservation=<id>`) it concerns;
-    /// an account notice links to the dashboard alone.
+    /// an account notice links to the dashboard alone; a receipt or a refund to the booking's
+    /// receipt page (`/bookings/<id>/receipt`), a declined card to the client's payment methods
+    /// (`/client/dashboard#payment-methods`).
     pub link: String,
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]

@@ -140,7 +140,8 @@ function BookingFormFields({
   const minutes = slotMinutes(slot.start_time, slot.end_time);
   const priceCents = slotPriceCents(hourlyRate, minutes);
   const cards = usePaymentMethods(priceCents > 0);
-  const card = defaultCard(cards.data);
+  const [chosenCardId, setChosenCardId] = React.useState<string | null>(null);
+  const card = cards.data?.find((c) => c.payment_method_id === chosenCardId) ?? defaultCard(cards.data);
   const needsCard = priceCents > 0 && cards.data !== undefined && !card;
   const [paymentProblem, setPaymentProblem] = React.useState<string | null>(null);
   const cardId = card?.payment_method_id;
@@ -174,7 +175,13 @@ function BookingFormFields({
     }
     setSubmitting(true);
     try {
-      await createBooking({ coach_id: coachId, slot_id: slot.slot_id, booking_date: toBookingDate(date) });
+      await createBooking({
+        coach_id: coachId,
+        slot_id: slot.slot_id,
+        booking_date: toBookingDate(date),
+        // Another card than the default, when the client picked one.
+        ...(priceCents > 0 && card && !card.is_default ? { payment_method_id: card.payment_method_id } : {}),
+      });
       toast.success('Booking confirmed! Check your dashboard.');
       onClose();
       navigate(paths.dashboards.client.getHref());
@@ -287,6 +294,8 @@ function BookingFormFields({
         policy={limits.policy}
         cards={cards}
         problem={paymentProblem}
+        chosenCardId={chosenCardId}
+        onChooseCard={setChosenCardId}
       />
 
       {unconfirmable ? (

@@ -1,5 +1,6 @@
 import { CreditCard, Wallet } from 'lucide-react';
 import * as React from 'react';
+import { SelectField } from '@/components/forms/select-field';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatCents, formatMinutes, formatPrice, percentOf } from '@/lib/money';
@@ -74,6 +75,8 @@ export function BookingPaymentSection({
   policy,
   cards,
   problem,
+  chosenCardId,
+  onChooseCard,
 }: {
   priceCents: number;
   minutes: number;
@@ -83,10 +86,14 @@ export function BookingPaymentSection({
   cards: { data?: PaymentMethod[]; error?: unknown; isLoading: boolean };
   /** A 402's detail: the server wants a card. */
   problem?: string | null;
+  /** The card picked among several (the default when null). */
+  chosenCardId?: string | null;
+  onChooseCard?: (id: string) => void;
 }) {
   const [adding, setAdding] = React.useState(false);
   const now = React.useMemo(() => new Date(), []);
-  const card = defaultCard(cards.data);
+  const card = cards.data?.find((c) => c.payment_method_id === chosenCardId) ?? defaultCard(cards.data);
+  const several = (cards.data?.length ?? 0) > 1 && onChooseCard !== undefined;
   const paid = priceCents > 0;
 
   return (
@@ -100,7 +107,18 @@ export function BookingPaymentSection({
           {paid ? <span className="text-muted-foreground"> for {formatMinutes(minutes)}</span> : null}
         </span>
       </p>
-      {paid ? (
+      {paid && several && card ? (
+        <SelectField
+          id="booking-card"
+          label="Card"
+          value={card.payment_method_id}
+          onChange={(id) => onChooseCard?.(id)}
+          options={(cards.data ?? []).map((c) => ({
+            value: c.payment_method_id,
+            label: `${cardLabel(c)}${c.is_default ? ' (default)' : ''}`,
+          }))}
+        />
+      ) : paid ? (
         <div className="flex items-center gap-2" data-testid="booking-card">
           <CreditCard className="size-4 shrink-0 text-court-700" aria-hidden="true" />
           {cards.isLoading ? (

@@ -101,6 +101,30 @@ describe('the booking dialog’s money', () => {
     expect(calls.filter((c) => c.method === 'POST' && c.path === '/bookings')).toHaveLength(1);
   });
 
+  it('holds another of the client’s cards when they pick it, the default otherwise', async () => {
+    const mastercard = paymentMethod({ payment_method_id: 'pm-mc', brand: 'mastercard', last4: '4444', is_default: false });
+    const { user, calls } = renderApp('/coach/coach-1', {
+      user: 'client',
+      api: detailApi({
+        'GET /client/payment-methods': [paymentMethod(), mastercard],
+        'POST /bookings': { status: 201, body: { booking_id: 'b1' } },
+      }),
+    });
+    const dialog = await openDialog(user);
+    const select = await within(dialog).findByRole('combobox', { name: 'Card' });
+    expect(select).toHaveTextContent('Visa •••• 4242 (default)');
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Mastercard •••• 4444' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Booking' }));
+    expect(await screen.findByText('Booking confirmed! Check your dashboard.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/bookings')?.body).toEqual({
+      coach_id: 'coach-1',
+      slot_id: 'weekly',
+      booking_date: '2025-03-14',
+      payment_method_id: 'pm-mc',
+    });
+  });
+
   it('shows a 402’s detail beside the card, with a way to add one', async () => {
     const detail = 'Add a card under Payment methods on your dashboard, then book again.';
     const { user } = renderApp('/coach/coach-1', {

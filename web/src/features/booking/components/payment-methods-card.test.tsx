@@ -28,7 +28,7 @@ describe('the Payment methods card', () => {
     expect(rows[0]).toHaveTextContent('Visa •••• 4242');
     expect(rows[0]).toHaveTextContent('Expires 12/34');
     expect(within(rows[0]).getByText('Default')).toBeInTheDocument();
-    expect(within(rows[0]).queryByRole('button', { name: /Make .* the default/ })).not.toBeInTheDocument();
+    expect(within(rows[0]).queryByRole('button', { name: /^Make default/ })).not.toBeInTheDocument();
     expect(rows[1]).toHaveTextContent('Mastercard •••• 4444');
     expect(rows[1]).toHaveTextContent('Expires 03/31');
     expect(within(rows[1]).queryByText('Default')).not.toBeInTheDocument();
@@ -76,7 +76,7 @@ describe('the Payment methods card', () => {
         },
       }),
     });
-    await user.click(await screen.findByRole('button', { name: 'Make Mastercard •••• 4444 the default' }));
+    await user.click(await screen.findByRole('button', { name: 'Make default: Mastercard •••• 4444' }));
     expect(await screen.findByText('Mastercard •••• 4444 is now your default card')).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByTestId('payment-method')[0]).toHaveTextContent('Mastercard •••• 4444'));
     expect(within(screen.getAllByTestId('payment-method')[0]).getByText('Default')).toBeInTheDocument();

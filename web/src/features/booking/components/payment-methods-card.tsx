@@ -122,7 +122,7 @@ function CardRow({ card }: { card: PaymentMethod }) {
               variant="outline"
               size="sm"
               disabled={busy !== null}
-              aria-label={`Make ${label} the default`}
+              aria-label={`Make default: ${label}`}
               onClick={() => void run('default')}
             >
               Make default

@@ -31,3 +31,11 @@ export function useUserPages(filters: UserFilters) {
   });
   return { ...list, users: list.rows };
 }
+
+/** The coaches a filter offers (the Payments list's): up to 100, newest first, one page; its own
+ * read (not the table's pages, whose key it would otherwise share). */
+export const COACH_CHOICES = 100;
+export function useCoachChoices() {
+  const list = usePagedList<User>(withQuery(ADMIN_USERS_KEY, { limit: COACH_CHOICES, role: 'coach' }), (user) => user.user_id);
+  return list.rows;
+}

@@ -16,7 +16,7 @@ import {
   refundable,
 } from '@/lib/money';
 import { usePaymentPages, type AdminPayment, type PaymentFilters } from '../api/payments';
-import { useUserPages } from '../api/get-users';
+import { useCoachChoices } from '../api/get-users';
 import { RefundDialog } from './refund-dialog';
 
 const ALL = 'all';
@@ -36,10 +36,10 @@ const STATUS_OPTIONS = [
 export function PaymentsCard({ className }: { className?: string }) {
   const [filters, setFilters] = React.useState<PaymentFilters>({});
   const { payments, total, error, isLoading, hasMore, loadMore, loadingMore } = usePaymentPages(filters);
-  const coaches = useUserPages({ role: 'coach' });
+  const coaches = useCoachChoices();
   const coachOptions = [
     { value: ALL, label: 'All coaches' },
-    ...(coaches.users ?? []).map((coach) => ({ value: coach.user_id, label: coach.full_name })),
+    ...(coaches ?? []).map((coach) => ({ value: coach.user_id, label: coach.full_name })),
   ];
   const set = (key: keyof PaymentFilters) => (value: string) =>
     setFilters((current) => ({ ...current, [key]: value === ALL || value === '' ? undefined : value }));

@@ -10,7 +10,7 @@ import { signIn } from './support/session';
  * what will happen fit the screen and read well.
  */
 test('a client adds a card and reads a paid booking’s terms on a phone', async ({ page, request }) => {
-  const client = await registerViaApi(request, 'client');
+  const client = await registerViaApi(request, 'client', undefined, { card: false });
   const { coach } = await coachWithWeeklySlot(request, 'Thursday');
   await signIn(page, client);
 

@@ -89,7 +89,7 @@ test('a card added through Elements pays for a session: held, charged after it, 
     end_time: end.time,
     location_id: locationId,
   });
-  const client = await registerViaApi(request, 'client', `Payer ${tag}`);
+  const client = await registerViaApi(request, 'client', `Payer ${tag}`, { card: false });
   await signIn(page, client);
 
   // The card, through Stripe's card element.
@@ -216,7 +216,7 @@ test('a card the provider refuses is not saved, and a paid slot without a card a
     end_time: '19:00',
     location_id: locationId,
   });
-  const client = await registerViaApi(request, 'client', `Declined ${tag}`);
+  const client = await registerViaApi(request, 'client', `Declined ${tag}`, { card: false });
   await signIn(page, client);
   await page.goto('/client/dashboard');
   const dialog = await addCardViaUi(page, DECLINED_CARD);

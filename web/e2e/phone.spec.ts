@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { coachWithWeeklySlot, FIXTURE_PASSWORD, gymWithRequestedCourtTime, registerViaApi, uniqueEmail, uniqueTag, weekdayOf, type Session } from './support/api';
+import { addCardViaApi, coachWithWeeklySlot, FIXTURE_PASSWORD, gymWithRequestedCourtTime, registerViaApi, uniqueEmail, uniqueTag, weekdayOf, type Session } from './support/api';
 import { localDateFromToday } from './support/coach';
 import { expectGoodScreen } from './support/screen';
 import { signIn, signInAsAdmin } from './support/session';
@@ -83,6 +83,8 @@ test.describe('a client registers, books and cancels; the coach approves in betw
     await expect(page.getByText('No bookings yet')).toBeVisible();
     await expectGoodScreen(page, '/client/dashboard');
     clientToken = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
+    // A paid session needs a saved card (issue 33): the phone's card dialog is payments-phone.spec.ts's.
+    await addCardViaApi(request, { token: clientToken });
 
     await page.getByRole('button', { name: 'Create Profile' }).tap();
     const profile = page.getByRole('dialog', { name: 'Create Profile' });

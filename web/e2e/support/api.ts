@@ -36,10 +36,16 @@ export function uniqueTag() {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/**
+ * A new user of `role`, signed in over the API. A client gets a saved card (Visa 4242, their
+ * default), so the paid sessions a test books are held on it (issue 33); `{ card: false }` makes
+ * a client with none.
+ */
 export async function registerViaApi(
   request: APIRequestContext,
   role: Role,
   fullName = `E2E ${role} ${uniqueTag()}`,
+  options: { card?: boolean } = {},
 ): Promise<Session> {
   const password = FIXTURE_PASSWORD;
   const response = await request.post('/api/auth/register', {
@@ -47,7 +53,45 @@ export async function registerViaApi(
   });
   expect(response.status(), await response.text()).toBe(201);
   const body = (await response.json()) as { token: string; user: User };
-  return { ...body, password };
+  const session = { ...body, password };
+  if (role === 'client' && options.card !== false) await addCardViaApi(request, session);
+  return session;
+}
+
+/**
+ * Saves a card for `client` as the browser would: POST /api/client/payment-methods/setup, then
+ * the SetupIntent confirmed with the card's details the way localstripe's Stripe.js does it (the
+ * test mesh's js_url is localstripe's, behind nginx's same-origin /stripe/ proxy).
+ */
+export async function addCardViaApi(request: APIRequestContext, client: Pick<Session, 'token'>, number = '4242424242424242') {
+  const config = (await (await request.get('/api/payments/config')).json()) as { publishable_key: string; js_url: string };
+  const setup = await apiPost<{ setup_intent_id: string; client_secret: string }>(
+    request,
+    client.token,
+    '/client/payment-methods/setup',
+    {},
+  );
+  const stripeBase = config.js_url.replace(/\/js\.stripe\.com\/v3\/$/, '');
+  const confirmed = await request.post(`${stripeBase}/v1/setup_intents/${setup.setup_intent_id}/confirm`, {
+    data: {
+      key: config.publishable_key,
+      use_stripe_sdk: true,
+      client_secret: setup.client_secret,
+      payment_method_data: {
+        type: 'card',
+        card: { number, exp_month: '12', exp_year: '2034', cvc: '123' },
+        billing_details: { address: { postal_code: '78701' } },
+      },
+    },
+  });
+  expect(confirmed.ok(), `confirming the card: ${confirmed.status()} ${await confirmed.text()}`).toBeTruthy();
+  // The server keeps a mirror of the client's cards: the new one shows there once it is saved.
+  await expect
+    .poll(async () => {
+      const cards = await request.get('/api/client/payment-methods', { headers: auth(client.token) });
+      return cards.ok() ? ((await cards.json()) as { last4: string }[]).map((c) => c.last4) : [];
+    })
+    .toContain(number.slice(-4));
 }
 
 function auth(token: string) {

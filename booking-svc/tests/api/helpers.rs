@@ -9,7 +9,7 @@ use platform::{
     clock::ManualClock,
     redis_link::RedisLink,
     stamps::{self, Stamp},
-    testing::{self, POSTGRES, Processes, REDIS_URL, StatementCounter, any_port},
+    testing::{self, Localstripe, POSTGRES, Processes, REDIS_URL, StatementCounter, any_port},
 };
 use proto::{
     booking::v1::{self as pb, booking_client::BookingClient},
@@ -42,8 +42,68 @@ pub struct TestApp {
     /// Counts the statements coaching-svc sends PostgreSQL (when it runs).
     coaching_statements: Option<StatementCounter>,
     signer: TokenSigner,
+    /// The app's own localstripe, booking-svc's provider ([`TestApp::spawn_with_payments`]);
+    /// `None`: STRIPE_API_BASE points at a port nobody listens on.
+    #[allow(dead_code)] // until the payment suites land (issue 33)
+    pub localstripe: Option<Localstripe>,
     _processes: Processes,
 }
+
+/// How a [`TestApp`] starts: [`TestApp::with`] and [`Options::start`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// coaching-svc runs too (else COACHING_URL points at a port nobody listens on).
+    pub coaching: bool,
+    /// How often booking's own scheduler and payment worker tick.
+    pub scheduler_interval: Duration,
+    /// At most this many pending requests of one client with one coach.
+    pub max_pending: u32,
+    /// A localstripe of the app's own is booking-svc's provider.
+    pub payments: bool,
+    /// `PLATFORM_FEE_BPS`.
+    pub platform_fee_bps: i64,
+    /// `RECONCILE_INTERVAL`.
+    pub reconcile_interval: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            coaching: true,
+            scheduler_interval: TICK,
+            max_pending: MANY_PENDING,
+            payments: false,
+            platform_fee_bps: 1000,
+            reconcile_interval: Duration::from_secs(3600),
+        }
+    }
+}
+
+#[allow(dead_code)] // until the payment suites land (issue 33)
+impl Options {
+    /// With a localstripe of the app's own as booking-svc's provider.
+    pub fn payments(self) -> Self {
+        Options {
+            payments: true,
+            ..self
+        }
+    }
+
+    /// booking's own scheduler and payment worker tick once, at start, and then not for an hour.
+    pub fn idle_scheduler(self) -> Self {
+        Options {
+            scheduler_interval: Duration::from_secs(3600),
+            ..self
+        }
+    }
+
+    pub async fn start(self) -> TestApp {
+        TestApp::start_options(self).await
+    }
+}
+
+/// What every payment test's booking-svc signs webhooks with (`STRIPE_WEBHOOK_SECRET`).
+pub const WEBHOOK_SECRET: &str = "whsec_booking_suite";
 
 impl TestApp {
     /// coaching-svc and booking-svc on one fresh database; booking's scheduler ticks every 50 ms.
@@ -68,11 +128,46 @@ impl TestApp {
         Self::start(true, Duration::from_secs(3600)).await
     }
 
+    #[allow(dead_code)] // until the payment suites land (issue 33)
+    /// coaching-svc and booking-svc with a localstripe of their own as the payment provider
+    /// ([`TestApp::localstripe`]); the scheduler and the payment worker tick every 50 ms.
+    pub async fn spawn_with_payments() -> TestApp {
+        Options::default().payments().start().await
+    }
+
+    #[allow(dead_code)] // until the payment suites land (issue 33)
+    /// The options [`TestApp::spawn`] starts with, to change some: `TestApp::with().payments()
+    /// .idle_scheduler().start().await`.
+    pub fn with() -> Options {
+        Options::default()
+    }
+
     async fn start(with_coaching: bool, scheduler_interval: Duration) -> TestApp {
         Self::start_with(with_coaching, scheduler_interval, MANY_PENDING).await
     }
 
     async fn start_with(with_coaching: bool, scheduler_interval: Duration, max_pending: u32) -> TestApp {
+        Self::start_options(Options {
+            coaching: with_coaching,
+            scheduler_interval,
+            max_pending,
+            ..Options::default()
+        })
+        .await
+    }
+
+    async fn start_options(options: Options) -> TestApp {
+        let Options {
+            coaching: with_coaching,
+            scheduler_interval,
+            max_pending,
+            ..
+        } = options;
+        let localstripe = if options.payments {
+            Some(Localstripe::start().await)
+        } else {
+            None
+        };
         let database_url = testing::fresh_database("booking").await;
         let redis_namespace = testing::namespace("t-booking");
         let redis_url = REDIS_URL.to_owned();
@@ -131,13 +226,15 @@ impl TestApp {
                 grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
                 scheduler_interval,
                 max_pending_bookings_per_coach: max_pending,
-                // No provider yet: the payment suites start a localstripe of their own.
-                stripe_api_base: "http://127.0.0.1:1".into(),
-                stripe_secret_key: "sk_test_booking_suite".into(),
-                stripe_webhook_secret: "whsec_booking_suite".into(),
-                platform_fee_bps: 1000,
+                // The app's own localstripe, or a port nobody listens on.
+                stripe_api_base: localstripe
+                    .as_ref()
+                    .map_or_else(|| "http://127.0.0.1:1".into(), Localstripe::url),
+                stripe_secret_key: Localstripe::SECRET_KEY.into(),
+                stripe_webhook_secret: WEBHOOK_SECRET.into(),
+                platform_fee_bps: options.platform_fee_bps,
                 payment_interval: scheduler_interval,
-                reconcile_interval: Duration::from_secs(3600),
+                reconcile_interval: options.reconcile_interval,
             },
             Arc::new(clock.clone()),
         )
@@ -163,6 +260,7 @@ impl TestApp {
             statements,
             coaching_statements,
             signer: TokenSigner::from_pem(private.as_bytes()).unwrap(),
+            localstripe,
             _processes: processes,
         }
     }
@@ -592,5 +690,50 @@ pub fn expect_code<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) ->
             status.message().to_owned()
         }
         Ok(value) => panic!("expected {code:?}, got {value:?}"),
+    }
+}
+
+/// Payments: a client's cards, as the web app adds them (needs [`TestApp::spawn_with_payments`]).
+#[allow(dead_code)] // until the payment suites land (issue 33)
+impl TestApp {
+    /// The app's localstripe; panics when it was started without one.
+    pub fn stripe(&self) -> &Localstripe {
+        self.localstripe
+            .as_ref()
+            .expect("a TestApp with payments (TestApp::spawn_with_payments)")
+    }
+
+    /// Saves the card `number` for `client` as the browser does (SetupPaymentMethod, then Stripe.js
+    /// confirms the SetupIntent), then lists their cards (how booking-svc learns of it); answers
+    /// the new card's id, or the provider's message when it refused the card.
+    pub async fn add_card(&self, client: &User, number: &str) -> Result<String, String> {
+        let setup = self
+            .booking
+            .clone()
+            .setup_payment_method(as_user(client, pb::SetupPaymentMethodRequest {}))
+            .await
+            .expect("SetupPaymentMethod")
+            .into_inner();
+        let card = self.stripe().confirm_card(&setup.client_secret, number).await?;
+        self.cards(client).await.expect("ListPaymentMethods");
+        Ok(card)
+    }
+
+    /// `client`'s saved cards (ListPaymentMethods), the default first.
+    pub async fn cards(&self, client: &User) -> Result<Vec<pb::PaymentMethod>, Status> {
+        Ok(self
+            .booking
+            .clone()
+            .list_payment_methods(as_user(client, pb::ListPaymentMethodsRequest {}))
+            .await?
+            .into_inner()
+            .payment_methods)
+    }
+
+    /// A new client with the card `number` saved (their default).
+    pub async fn client_with_card(&self, number: &str) -> (User, String) {
+        let client = self.client();
+        let card = self.add_card(&client, number).await.expect("the card is saved");
+        (client, card)
     }
 }

@@ -166,13 +166,17 @@ fn failed(rpc: &str, status: tonic::Status) -> Error {
 fn slot_from_proto(response: GetSlotResponse) -> Result<Slot, Error> {
     let policy = response.policy.map(policy).unwrap_or_default();
     let time_off = time_off(response.time_off)?;
-    slot_of(
+    let slot = slot_of(
         response.slot,
         response.location_name,
         &response.time_zone,
         policy,
         time_off,
-    )
+    )?;
+    Ok(Slot {
+        hourly_rate_cents: response.hourly_rate_cents.max(0),
+        ..slot
+    })
 }
 
 fn unreadable(what: &str) -> Error {
@@ -218,6 +222,8 @@ fn slot_of(
         time_zone: zone(time_zone).ok_or_else(|| unreadable("an unknown time zone"))?,
         policy,
         time_off,
+        // Only GetSlot (what a booking is made from) says the rate; the calendar needs none.
+        hourly_rate_cents: 0,
     })
 }
 
@@ -229,7 +235,8 @@ fn zone(name: &str) -> Option<Zone> {
     }
 }
 
-/// The coach's policy as coaching-svc sends it (absent: the defaults).
+/// The coach's policy as coaching-svc sends it (absent: the defaults; absent fees: 50 % and
+/// 100 %).
 fn policy(p: BookingPolicy) -> Policy {
     Policy::from_minutes(
         i64::from(p.min_notice_minutes),
@@ -237,6 +244,7 @@ fn policy(p: BookingPolicy) -> Policy {
         i64::from(p.response_window_minutes),
         i64::from(p.cancellation_window_minutes),
     )
+    .with_fees(p.late_cancellation_fee_percent, p.no_show_fee_percent)
 }
 
 /// The caller's `authorization` metadata, to forward as it came.

@@ -22,6 +22,10 @@ pub enum Error {
     Refused(String),
     #[error("{0}")]
     Forbidden(String),
+    /// A paid session and no card to hold its price on (FailedPrecondition whose message starts
+    /// with "payment_required: "; the gateway answers 402 with the rest as the detail).
+    #[error("{0}")]
+    PaymentRequired(String),
     /// The client already made a booking with this idempotency key (a retry raced its first
     /// attempt); the caller reads that booking instead.
     #[error("this idempotency key already made a booking")]
@@ -43,6 +47,7 @@ impl From<Error> for Status {
             Error::Conflict(m) => Status::already_exists(m),
             Error::Transition(m) | Error::Refused(m) => Status::failed_precondition(m),
             Error::Forbidden(m) => Status::permission_denied(m),
+            Error::PaymentRequired(m) => Status::failed_precondition(format!("payment_required: {m}")),
             Error::KeyUsed => Status::already_exists(
                 "A booking was already made with this Idempotency-Key. Use a new key for a new booking.",
             ),

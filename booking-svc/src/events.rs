@@ -1,7 +1,8 @@
 //! What booking does when identity says a user is gone or changed role: the bookings they held in
 //! that role are cancelled (by that side, with the reason), so their slots are free again, and
 //! each cancel leaves as a `booking_cancelled` event. Each event is applied once: its id is
-//! recorded in `booking.processed_event` in the same transaction as its effect.
+//! recorded in `booking.processed_event` in the same transaction as its effect. Their held prices
+//! are released ([`settle::settle`]: a cancel by the system charges nothing).
 
 use chrono::{DateTime, Utc};
 use platform::{
@@ -15,6 +16,7 @@ use crate::{
     error::Error,
     facts::envelope_of,
     lifecycle::Lifecycle,
+    payments::settle,
     store,
 };
 
@@ -76,9 +78,10 @@ pub async fn apply(lifecycle: &Lifecycle, envelope: Envelope, now: DateTime<Utc>
     };
     let events = cancelled.iter().map(envelope_of).collect::<Result<Vec<_>, _>>()?;
     store::record_events(&mut tx, &events).await?;
+    settle::settle(&mut tx, &cancelled, now).await?;
     tx.commit().await?;
     if !events.is_empty() {
-        lifecycle.wake_relay();
+        lifecycle.wake_payments();
     }
     tracing::info!(event_id = %envelope.event_id, ?closes, cancelled = cancelled.len(), "event applied");
     Ok(Applied::Changed)

@@ -1,6 +1,7 @@
 //! booking's facts for the other contexts: each change of a booking leaves as one
 //! [`platform::events`] `Booking*` event, written to booking's outbox in the transaction that makes
-//! it (see [`crate::lifecycle`]).
+//! it (see [`crate::lifecycle`]). Its payments leave the same way ([`payment_failed`],
+//! [`payment_captured`], [`payment_refunded`]), written by the payment worker with their effect.
 
 use platform::{
     events::{BookingFact, Envelope, Event, Party},
@@ -80,6 +81,33 @@ pub fn envelope_of(row: &BookingRow) -> Result<Envelope, Error> {
     Ok(envelope(event(row)?))
 }
 
+/// The hold of `row`'s price was declined: the client is asked to fix their card.
+pub fn payment_failed(row: &BookingRow, reason: &str) -> Envelope {
+    envelope(Event::PaymentFailed {
+        booking: fact(row),
+        reason: reason.to_owned(),
+    })
+}
+
+/// `amount_cents` of `row`'s price (or fee) was captured: a receipt.
+pub fn payment_captured(row: &BookingRow, amount_cents: i64) -> Envelope {
+    envelope(Event::PaymentCaptured {
+        booking: fact(row),
+        amount_cents,
+        currency: row.currency.clone(),
+    })
+}
+
+/// `amount_cents` of what `row`'s client paid was refunded, because of `reason`.
+pub fn payment_refunded(row: &BookingRow, amount_cents: i64, reason: &str) -> Envelope {
+    envelope(Event::PaymentRefunded {
+        booking: fact(row),
+        amount_cents,
+        currency: row.currency.clone(),
+        reason: reason.to_owned(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
@@ -118,6 +146,14 @@ mod tests {
             currency: "usd".into(),
             amount_paid_cents: 0,
             amount_refunded_cents: 0,
+            late_cancellation_fee_percent: 50,
+            no_show_fee_percent: 100,
+            payment_method_id: None,
+            payment_intent_id: None,
+            payment_generation: 0,
+            charge_cents: None,
+            payment_attempts: 0,
+            payment_error: None,
         }
     }
 
@@ -161,6 +197,7 @@ mod tests {
             expires_at: row.expires_at,
             cancellation_window_minutes: row.cancellation_window_minutes,
             idempotency_key: None,
+            payment: crate::payments::settle::opening(0, (50, 100), None, row.starts_at, row.created_at),
         };
         assert_eq!(requested(&new).event, event(&row).unwrap());
     }

@@ -13,7 +13,8 @@
 //!
 //! `build` connects, migrates and binds on the shared host ([`platform::host`]);
 //! [`Host::run_until`] serves gRPC, the ops port, the consumer of identity's events, the outbox
-//! relay and the scheduler until the shutdown future resolves.
+//! relay, the scheduler and the payment worker ([`PaymentWorker`]) until the shutdown future
+//! resolves.
 
 mod calendar;
 mod coaching;
@@ -47,6 +48,7 @@ use platform::{
 use proto::booking::v1::booking_server::BookingServer;
 
 pub use config::Config;
+pub use payments::worker::PaymentWorker;
 pub use scheduler::Scheduler;
 
 /// A built, bound, not yet serving booking-svc: [`Host::port`], [`Host::ops_port`],
@@ -97,8 +99,13 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         platform::events::stream_key(&config.redis_namespace),
         store::OUTBOX,
     );
-    let lifecycle =
-        lifecycle::Lifecycle::new(db.clone(), relay.waker(), config.max_pending_bookings_per_coach);
+    let payment_wake = Arc::new(tokio::sync::Notify::new());
+    let lifecycle = lifecycle::Lifecycle::new(
+        db.clone(),
+        relay.waker(),
+        config.max_pending_bookings_per_coach,
+        payment_wake.clone(),
+    );
     let scheduler = Scheduler::with(lifecycle.clone(), clock.clone());
     let payments = payments::Payments {
         db: db.clone(),
@@ -110,13 +117,14 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         fee_bps: config.platform_fee_bps,
         webhook_secret: config.stripe_webhook_secret.clone(),
         relay: relay.waker(),
+        wake: payment_wake,
     };
     let service = BookingServer::new(grpc::BookingService {
         db: db.clone(),
         lifecycle: lifecycle.clone(),
         slots,
         clock: clock.clone(),
-        payments,
+        payments: payments.clone(),
     });
     let every = config.scheduler_interval;
     Ok(
@@ -135,6 +143,14 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
             .every("the scheduler", every, move || {
                 let scheduler = scheduler.clone();
                 async move { scheduler.run_due().await }
+            })
+            .task("the payment worker's wake-ups", {
+                let payments = payments.clone();
+                |shutdown| payments::worker::wake_ups(payments, shutdown)
+            })
+            .every("the payment worker", config.payment_interval, move || {
+                let payments = payments.clone();
+                async move { payments::worker::run_due(&payments).await }
             }),
     )
 }

@@ -7,6 +7,9 @@
 //! due, with its own event: the booking is judged as the clock has left it, even in the seconds
 //! before the scheduler comes by. The scheduler claims due bookings with `for update skip
 //! locked`, so replicas share the work and never apply one transition twice.
+//!
+//! Every transition decides its booking's payment outcome in its own transaction
+//! ([`settle::settle`], [`settle::rescheduled`]), and wakes the payment worker after the commit.
 
 use std::sync::Arc;
 
@@ -19,6 +22,7 @@ use crate::{
     domain::{Action, BookingId, ClientId, CoachId, Party, Status, Timed},
     error::Error,
     facts::{self, envelope_of},
+    payments::settle,
     store::{self, BookingRow, Cancellation, NewBooking},
 };
 
@@ -33,14 +37,25 @@ pub struct Lifecycle {
     relay: Arc<Notify>,
     /// Pending requests one client may hold with one coach (`MAX_PENDING_BOOKINGS_PER_COACH`).
     max_pending: u32,
+    /// Notified after each commit that decided payment work ([`crate::payments::worker`]).
+    payments: Arc<Notify>,
 }
 
 impl Lifecycle {
-    pub fn new(db: PgPool, relay: Arc<Notify>, max_pending: u32) -> Self {
+    pub fn new(db: PgPool, relay: Arc<Notify>, max_pending: u32, payments: Arc<Notify>) -> Self {
         Self {
             db,
             relay,
             max_pending,
+            payments,
+        }
+    }
+
+    /// Wakes the relay, and the payment worker when `paid` (the commit decided payment work).
+    fn committed(&self, paid: bool) {
+        self.relay.notify_one();
+        if paid {
+            self.payments.notify_one();
         }
     }
 
@@ -92,7 +107,7 @@ impl Lifecycle {
             attempts += 1;
             match self.try_create(booking, &requested, now).await {
                 Ok(row) => {
-                    self.relay.notify_one();
+                    self.committed(row.price_cents > 0);
                     return Ok(row);
                 }
                 Err(e) if store::is_deadlock(&e) && attempts < 5 => continue,
@@ -129,7 +144,7 @@ impl Lifecycle {
             attempts += 1;
             match self.try_reschedule(old, client_id, new, now).await {
                 Ok(row) => {
-                    self.relay.notify_one();
+                    self.committed(true);
                     tracing::info!(%old, new = %row.booking_id, "booking rescheduled");
                     return Ok(row);
                 }
@@ -182,7 +197,7 @@ impl Lifecycle {
             Err(refused) => {
                 if caught_up {
                     tx.commit().await?;
-                    self.relay.notify_one();
+                    self.committed(true);
                 }
                 return Err(refused);
             }
@@ -199,6 +214,7 @@ impl Lifecycle {
         let made = store::insert_booking(&mut *tx, new, &facts::requested(new)).await?;
         let cancelled = store::set_rescheduled_to(&mut tx, old, new.booking_id).await?;
         store::record_events(&mut tx, &[envelope_of(&cancelled)?]).await?;
+        let made = settle::rescheduled(&mut tx, &cancelled, &made, now).await?;
         tx.commit().await?;
         Ok(made)
     }
@@ -215,7 +231,7 @@ impl Lifecycle {
         let applied = apply_timed(&mut tx, &rows, now).await?;
         tx.commit().await?;
         if applied > 0 {
-            self.relay.notify_one();
+            self.committed(true);
         }
         Ok(applied)
     }
@@ -241,7 +257,7 @@ impl Lifecycle {
                 // What the clock had already done stays done.
                 if caught_up {
                     tx.commit().await?;
-                    self.relay.notify_one();
+                    self.committed(true);
                 }
                 return Err(refused);
             }
@@ -256,8 +272,9 @@ impl Lifecycle {
         };
         let row = store::set_status(&mut tx, booking_id, done.to, &cancellation, now).await?;
         store::record_events(&mut tx, &[envelope_of(&row)?]).await?;
+        settle::settle(&mut tx, std::slice::from_ref(&row), now).await?;
         tx.commit().await?;
-        self.relay.notify_one();
+        self.committed(row.price_cents > 0);
         tracing::info!(%booking_id, ?action, status = %done.to, late = done.late, "booking moved");
         Ok(row)
     }
@@ -275,7 +292,7 @@ impl Lifecycle {
             let applied = apply_timed(&mut tx, &rows, now).await?;
             tx.commit().await?;
             if applied > 0 {
-                self.relay.notify_one();
+                self.committed(true);
             }
             total += applied;
             if rows.len() < BATCH as usize {
@@ -292,6 +309,12 @@ impl Lifecycle {
     /// Wakes the relay after a commit that wrote events outside this module.
     pub fn wake_relay(&self) {
         self.relay.notify_one();
+    }
+
+    /// Wakes the relay and the payment worker after a commit outside this module that decided
+    /// payment work.
+    pub fn wake_payments(&self) {
+        self.committed(true);
     }
 }
 
@@ -312,6 +335,7 @@ async fn apply_timed(tx: &mut PgConnection, rows: &[BookingRow], now: DateTime<U
         let moved = store::set_statuses(tx, &due, timed.from(), timed.to(), now).await?;
         let events = moved.iter().map(envelope_of).collect::<Result<Vec<_>, _>>()?;
         store::record_events(tx, &events).await?;
+        settle::settle(tx, &moved, now).await?;
         applied += moved.len();
         tracing::info!(count = moved.len(), to = %timed.to(), "timed transitions applied");
     }

@@ -32,7 +32,10 @@ impl Scheduler {
     /// A scheduler of the bookings in `db`, reading "now" from `clock`.
     pub fn new(db: PgPool, clock: SharedClock) -> Self {
         // It only applies timed transitions: the limit of new requests is never asked.
-        Self::with(Lifecycle::new(db, Arc::new(Notify::new()), u32::MAX), clock)
+        Self::with(
+            Lifecycle::new(db, Arc::new(Notify::new()), u32::MAX, Arc::new(Notify::new())),
+            clock,
+        )
     }
 
     pub(crate) fn with(lifecycle: Lifecycle, clock: SharedClock) -> Self {

@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::{
     domain::{Booking, BookingId, ClientId, CoachId, SlotId, Status},
     error::Error,
+    payments::settle::Opening,
 };
 
 /// A booking row.
@@ -52,6 +53,17 @@ pub struct BookingRow {
     pub currency: String,
     pub amount_paid_cents: i64,
     pub amount_refunded_cents: i64,
+    /// The coach's fees, kept when it was made (percent of the price).
+    pub late_cancellation_fee_percent: i32,
+    pub no_show_fee_percent: i32,
+    /// The card its price is held on, and the hold (see [`crate::payments::settle`]).
+    pub payment_method_id: Option<String>,
+    pub payment_intent_id: Option<String>,
+    pub payment_generation: i32,
+    /// The outcome its transition decided: None while it is open (hold the price).
+    pub charge_cents: Option<i64>,
+    pub payment_attempts: i32,
+    pub payment_error: Option<String>,
 }
 
 impl BookingRow {
@@ -77,7 +89,9 @@ macro_rules! booking_columns {
          location_name, status, payment_status, created_at, time_zone, starts_at, ends_at, \
          expires_at, cancellation_window_minutes, late_cancellation, cancelled_by, \
          cancellation_reason, rescheduled_from, rescheduled_to, price_cents, currency, \
-         amount_paid_cents, amount_refunded_cents"
+         amount_paid_cents, amount_refunded_cents, late_cancellation_fee_percent, \
+         no_show_fee_percent, payment_method_id, payment_intent_id, payment_generation, \
+         charge_cents, payment_attempts, payment_error"
     };
 }
 pub(crate) use booking_columns;
@@ -103,6 +117,8 @@ pub struct NewBooking<'a> {
     pub rescheduled_from: Option<BookingId>,
     /// The client's idempotency key for the request that makes it, when it had one.
     pub idempotency_key: Option<&'a str>,
+    /// What it costs and how its payment starts ([`crate::payments::settle::opening`]).
+    pub payment: Opening,
 }
 
 const SLOT_TAKEN: &str = "booking_active_slot_key";
@@ -133,9 +149,10 @@ pub async fn insert_booking(
              insert into booking.booking (booking_id, client_id, coach_id, slot_id, booking_date,
                  start_time, end_time, location_name, status, payment_status, time_zone, starts_at,
                  ends_at, created_at, updated_at, expires_at, cancellation_window_minutes,
-                 rescheduled_from, idempotency_key)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'pending', $9, $10, $11, $12, $12,
-                     $13, $14, $17, $18)
+                 rescheduled_from, idempotency_key, price_cents, late_cancellation_fee_percent,
+                 no_show_fee_percent, payment_method_id, payment_due_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $19, $9, $10, $11, $12, $12,
+                     $13, $14, $17, $18, $20, $21, $22, $23, $24)
              returning ",
         booking_columns!(),
         "
@@ -165,6 +182,12 @@ pub async fn insert_booking(
     .bind(payload)
     .bind(booking.rescheduled_from.map(|id| id.0))
     .bind(booking.idempotency_key)
+    .bind(booking.payment.payment_status)
+    .bind(booking.payment.price_cents)
+    .bind(booking.payment.late_cancellation_fee_percent)
+    .bind(booking.payment.no_show_fee_percent)
+    .bind(booking.payment.payment_method_id.as_deref())
+    .bind(booking.payment.payment_due_at)
     .fetch_one(db)
     .await;
     match result {

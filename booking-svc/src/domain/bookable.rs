@@ -248,6 +248,7 @@ mod tests {
             time_zone: "America/Chicago".parse().unwrap(),
             policy: Policy::default(),
             time_off: Vec::new(),
+            hourly_rate_cents: 0,
         }
     }
 

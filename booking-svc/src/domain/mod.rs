@@ -13,7 +13,7 @@ mod session;
 mod slot;
 
 pub use bookable::{CalendarRange, Held, TimeOff, Unbookable, calendar};
-pub use booking::{Action, Booking, Party, Status, Timed, parse_reason};
+pub use booking::{Action, Booking, Party, REASON_MAX, Status, Timed, parse_reason};
 pub use date::{BookingDate, format_time, parse_date, parse_time};
 pub use ids::{BookingId, ClientId, CoachId, SlotId};
 pub use policy::Policy;

@@ -5,7 +5,10 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::{Session, Unbookable};
-use crate::error::Error;
+use crate::{
+    error::Error,
+    payments::money::{DEFAULT_LATE_FEE_PERCENT, DEFAULT_NO_SHOW_FEE_PERCENT},
+};
 
 /// The limits a coach sets on bookings of their slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +21,10 @@ pub struct Policy {
     pub response_window: Duration,
     /// A client's cancel of a confirmed booking this close to its start is late.
     pub cancellation_window: Duration,
+    /// A late cancel costs this percent of the price (0..=100; issue 33, default 50).
+    pub late_cancellation_fee_percent: i32,
+    /// A no-show costs this percent of the price (0..=100; default 100).
+    pub no_show_fee_percent: i32,
 }
 
 impl Default for Policy {
@@ -28,7 +35,7 @@ impl Default for Policy {
 }
 
 impl Policy {
-    /// From the minutes (and days) coaching-svc keeps.
+    /// From the minutes (and days) coaching-svc keeps, with the default fees.
     pub fn from_minutes(
         min_notice_minutes: i64,
         max_advance_days: i64,
@@ -40,6 +47,19 @@ impl Policy {
             max_advance_days: max_advance_days.max(0),
             response_window: Duration::minutes(response_window_minutes.max(0)),
             cancellation_window: Duration::minutes(cancellation_window_minutes.max(0)),
+            late_cancellation_fee_percent: DEFAULT_LATE_FEE_PERCENT,
+            no_show_fee_percent: DEFAULT_NO_SHOW_FEE_PERCENT,
+        }
+    }
+
+    /// With the coach's two fees (absent: the defaults, 50 % and 100 %), each kept within 0..=100.
+    pub fn with_fees(self, late_cancellation: Option<i32>, no_show: Option<i32>) -> Self {
+        Self {
+            late_cancellation_fee_percent: late_cancellation
+                .unwrap_or(DEFAULT_LATE_FEE_PERCENT)
+                .clamp(0, 100),
+            no_show_fee_percent: no_show.unwrap_or(DEFAULT_NO_SHOW_FEE_PERCENT).clamp(0, 100),
+            ..self
         }
     }
 
@@ -140,6 +160,27 @@ mod tests {
         assert_eq!(policy.max_advance_days, 365);
         assert_eq!(policy.response_window, Duration::hours(48));
         assert_eq!(policy.cancellation_window, Duration::hours(24));
+        assert_eq!(policy.late_cancellation_fee_percent, 50);
+        assert_eq!(policy.no_show_fee_percent, 100);
+    }
+
+    #[test]
+    fn the_fees_default_to_50_and_100_percent_and_stay_within_0_to_100() {
+        let policy = Policy::default().with_fees(None, None);
+        assert_eq!(
+            (policy.late_cancellation_fee_percent, policy.no_show_fee_percent),
+            (50, 100)
+        );
+        let policy = Policy::default().with_fees(Some(0), Some(30));
+        assert_eq!(
+            (policy.late_cancellation_fee_percent, policy.no_show_fee_percent),
+            (0, 30)
+        );
+        let policy = Policy::default().with_fees(Some(-1), Some(101));
+        assert_eq!(
+            (policy.late_cancellation_fee_percent, policy.no_show_fee_percent),
+            (0, 100)
+        );
     }
 
     #[test]

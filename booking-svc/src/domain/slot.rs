@@ -60,6 +60,8 @@ pub struct Slot {
     pub policy: Policy,
     /// The coach's time off that has not ended (every date of it refuses bookings).
     pub time_off: Vec<TimeOff>,
+    /// The coach's hourly rate now, whole cents (0: free).
+    pub hourly_rate_cents: i64,
 }
 
 impl Slot {
@@ -71,6 +73,12 @@ impl Slot {
         }
         self.when.check_fits(date.get())?;
         Session::at(self.time_zone, date.get(), self.start_time, self.end_time)
+    }
+
+    /// What one session of it costs now: the hourly rate for its length on the wall clock.
+    pub fn price_cents(&self) -> i64 {
+        let minutes = (self.end_time - self.start_time).num_minutes();
+        crate::payments::money::price_cents(self.hourly_rate_cents, minutes)
     }
 }
 
@@ -108,8 +116,25 @@ mod tests {
             location_name: String::new(),
             time_zone: "America/Chicago".parse().unwrap(),
             policy: Policy::default(),
+            hourly_rate_cents: 0,
             time_off: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_session_costs_the_hourly_rate_for_the_slot_length() {
+        let coach = CoachId(Uuid::new_v4());
+        let hour = Slot {
+            hourly_rate_cents: 7500,
+            ..slot(coach, SlotWhen::Weekly(Weekday::Mon))
+        };
+        assert_eq!(hour.price_cents(), 7500);
+        let ninety = Slot {
+            end_time: NaiveTime::from_hms_opt(10, 30, 0).unwrap(),
+            ..hour.clone()
+        };
+        assert_eq!(ninety.price_cents(), 11_250);
+        assert_eq!(slot(coach, SlotWhen::Weekly(Weekday::Mon)).price_cents(), 0);
     }
 
     #[test]

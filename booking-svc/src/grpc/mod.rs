@@ -24,7 +24,7 @@ use crate::{
     },
     error::Error,
     lifecycle::Lifecycle,
-    payments::Payments,
+    payments::{Payments, cards, settle},
     reviews::{self, ReviewRow, Said},
     slots::Slots,
     store::{self, BookingRow, NewBooking},
@@ -128,7 +128,9 @@ fn client<T>(request: &Request<T>, doing: &str) -> Result<ClientId, Status> {
     }
 }
 
-/// A new pending booking of `session` of `slot` by `client_id`, made at `now`.
+/// A new pending booking of `session` of `slot` by `client_id`, made at `now`, its price held on
+/// `card` ([`settle::opening`]).
+#[allow(clippy::too_many_arguments)]
 fn new_booking<'a>(
     client_id: ClientId,
     slot: &'a Slot,
@@ -137,6 +139,7 @@ fn new_booking<'a>(
     now: DateTime<Utc>,
     rescheduled_from: Option<BookingId>,
     idempotency_key: Option<&'a str>,
+    payment: settle::Opening,
 ) -> NewBooking<'a> {
     NewBooking {
         // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
@@ -158,6 +161,33 @@ fn new_booking<'a>(
             .unwrap_or(i32::MAX),
         rescheduled_from,
         idempotency_key,
+        payment,
+    }
+}
+
+impl BookingService {
+    /// How a booking of `slot`'s `session` by `client_id` pays at `now`: free, or held on the
+    /// requested card (theirs), else their default; a price and no card is "payment_required".
+    /// Reads the local mirror of their cards only: never the provider.
+    async fn opening(
+        &self,
+        client_id: ClientId,
+        slot: &Slot,
+        session: &Session,
+        requested: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<settle::Opening, Error> {
+        let price = slot.price_cents();
+        let card = if price > 0 {
+            cards::card_for_booking(&self.db, client_id, requested).await?
+        } else {
+            None
+        };
+        let fees = (
+            slot.policy.late_cancellation_fee_percent,
+            slot.policy.no_show_fee_percent,
+        );
+        settle::opening(price, fees, card, session.starts_at, now).require_card()
     }
 }
 
@@ -244,8 +274,20 @@ impl booking_server::Booking for BookingService {
         // time.
         let session = slot.check_bookable(coach_id, date, now)?;
 
+        let opening = self
+            .opening(client_id, &slot, &session, r.payment_method_id.as_deref(), now)
+            .await?;
         let time_zone = session.time_zone.to_string();
-        let booking = new_booking(client_id, &slot, &session, &time_zone, now, None, key.as_deref());
+        let booking = new_booking(
+            client_id,
+            &slot,
+            &session,
+            &time_zone,
+            now,
+            None,
+            key.as_deref(),
+            opening,
+        );
         let row = match self.lifecycle.create(&booking, now).await {
             // The first attempt with this key committed while this one was on its way.
             Err(Error::KeyUsed) => {
@@ -534,8 +576,29 @@ impl booking_server::Booking for BookingService {
         // The same rule as a new booking (and the calendar); the lifecycle checks the old booking
         // is the caller's, with the same coach, and may still be cancelled.
         let session = slot.check_bookable(slot.coach_id, date, now)?;
+        // The client's default card, if the hold does not follow from the old booking (the
+        // lifecycle then takes the old booking's card, or refuses: payment_required).
+        let price = slot.price_cents();
+        let card = match price {
+            0 => None,
+            _ => cards::card_for_booking(&self.db, client_id, None).await?,
+        };
+        let fees = (
+            slot.policy.late_cancellation_fee_percent,
+            slot.policy.no_show_fee_percent,
+        );
+        let opening = settle::opening(price, fees, card, session.starts_at, now);
         let time_zone = session.time_zone.to_string();
-        let booking = new_booking(client_id, &slot, &session, &time_zone, now, Some(old), None);
+        let booking = new_booking(
+            client_id,
+            &slot,
+            &session,
+            &time_zone,
+            now,
+            Some(old),
+            None,
+            opening,
+        );
         let row = self.lifecycle.reschedule(old, client_id, &booking, now).await?;
         Ok(Response::new(pb::RescheduleBookingResponse { booking: one(row) }))
     }

@@ -44,4 +44,7 @@ pub struct Payments {
     pub webhook_secret: String,
     /// Notified after each commit that wrote an event ([`platform::outbox::Relay::waker`]).
     pub relay: Arc<Notify>,
+    /// Notified after each commit that left payment work due now: wakes this replica's payment
+    /// worker ([`worker::wake_ups`]) instead of letting it wait for its next tick.
+    pub wake: Arc<Notify>,
 }

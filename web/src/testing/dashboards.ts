@@ -21,7 +21,7 @@ export function coachDashboardApi(extra: Api = {}, coachId = 'coach-1'): Api {
     [`GET /coach/${coachId}/reviews`]: [],
     'GET /gym/locations': [],
     'GET /coach/court-reservations': [],
-    'GET /coach/earnings': { held_cents: 0, paid_cents: 0, fees_cents: 0, net_cents: 0, lines: [] },
+    'GET /coach/earnings': { month: '2026-11', currency: 'usd', held_cents: 0, paid_cents: 0, fees_cents: 0, net_cents: 0, lines: [] },
     ...extra,
   };
 }
@@ -69,7 +69,16 @@ export function coachPageApi(extra: Api = {}, coachId = 'coach-1'): Api {
 /** /admin/dashboard: no statistics, users, audit trail or reviews. */
 export function adminDashboardApi(extra: Api = {}): Api {
   return {
-    'GET /admin/stats': { total_users: 0, total_coaches: 0, total_gyms: 0, total_bookings: 0, activity: [] },
+    'GET /admin/stats': {
+      total_users: 0,
+      total_coaches: 0,
+      total_gyms: 0,
+      total_bookings: 0,
+      gross_cents: 0,
+      fees_cents: 0,
+      refunds_cents: 0,
+      activity: [],
+    },
     'GET /admin/users': [],
     'GET /admin/audit': [],
     'GET /admin/reviews': [],

@@ -19,6 +19,9 @@ const stats: AdminStats = {
   total_coaches: 1,
   total_gyms: 1,
   total_bookings: 7,
+  gross_cents: 0,
+  fees_cents: 0,
+  refunds_cents: 0,
   activity: [
     { week_start: '2025-02-24', signups: 2, bookings: 1 },
     { week_start: '2025-03-03', signups: 3, bookings: 6 },

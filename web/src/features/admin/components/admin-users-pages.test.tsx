@@ -19,7 +19,16 @@ const many: User[] = Array.from({ length: 120 }, (_, i) => {
   });
 });
 
-const stats: AdminStats = { total_users: 120, total_coaches: 12, total_gyms: 0, total_bookings: 0, activity: [] };
+const stats: AdminStats = {
+  total_users: 120,
+  total_coaches: 12,
+  total_gyms: 0,
+  total_bookings: 0,
+  gross_cents: 0,
+  fees_cents: 0,
+  refunds_cents: 0,
+  activity: [],
+};
 
 /** GET /admin/users as the server answers it: `q` and `role` filter, `limit` pages (the cursor
  * here is the index to start at), Link and X-Total-Count headers. */

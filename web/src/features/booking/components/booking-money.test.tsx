@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { clientDashboardApi } from '@/testing/dashboards';
+import { clientDashboardApi, coachDashboardApi } from '@/testing/dashboards';
 import { booking, booking2025 } from '@/testing/fixtures';
 import { currentPath, makeUser, renderApp } from '@/testing/test-utils';
 import type { Receipt } from '../api/payments';
@@ -17,8 +17,8 @@ function receipt(overrides: Partial<Receipt> = {}): Receipt {
     amount_refunded_cents: 2000,
     currency: 'usd',
     lines: [
-      { kind: 'hold', amount_cents: 6500, at: '2025-03-10T15:00:00Z' },
-      { kind: 'capture', amount_cents: 6500, at: '2025-03-14T23:00:05Z' },
+      { kind: 'hold', amount_cents: 6500, at: '2025-03-10T15:00:00Z', reason: null },
+      { kind: 'capture', amount_cents: 6500, at: '2025-03-14T23:00:05Z', reason: null },
       { kind: 'refund', amount_cents: 2000, at: '2025-03-16T12:00:00Z', reason: 'Court was double-booked for 20 minutes' },
     ],
     issued_at: '2025-03-14T23:00:05Z',
@@ -60,11 +60,34 @@ describe('money in Your Bookings', () => {
     expect(within(payment('free')).queryByTestId('payment-status')).not.toBeInTheDocument();
 
     const receipts = screen.getAllByRole('link', { name: /^Receipt: / });
+    expect(receipts[0]).toHaveAccessibleName('Receipt: Maya Thompson, Fri, Mar 14, 2025');
     expect(receipts.map((link) => link.getAttribute('href'))).toEqual([
       '/bookings/paid/receipt',
       '/bookings/fee/receipt',
       '/bookings/refunded/receipt',
     ]);
+  });
+});
+
+describe('money in the coach’s Client Bookings', () => {
+  it('shows what each session paid and links its receipt by the client’s name', async () => {
+    renderApp('/coach/dashboard', {
+      user: makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' }),
+      api: coachDashboardApi({
+        'GET /bookings': [
+          booking2025({ booking_id: 'paid', status: 'completed', payment_status: 'paid', amount_paid_cents: 6500 }),
+          booking({ booking_id: 'held', status: 'confirmed', payment_status: 'authorized' }),
+        ],
+      }),
+    });
+    const [paid, held] = await screen.findAllByTestId('booking');
+    expect(within(paid).getByTestId('booking-payment')).toHaveTextContent('$65.00Paid $65.00');
+    expect(within(paid).getByRole('link', { name: 'Receipt: Casey Jordan, Fri, Mar 14, 2025' })).toHaveAttribute(
+      'href',
+      '/bookings/paid/receipt',
+    );
+    expect(within(held).getByTestId('booking-payment')).toHaveTextContent('$65.00Held');
+    expect(within(held).queryByRole('link', { name: /^Receipt/ })).not.toBeInTheDocument();
   });
 });
 

@@ -143,14 +143,15 @@ export function BookingPayment({ booking, fixCardHref }: { booking: Booking; fix
   );
 }
 
-/** "Receipt", where something was charged (GET /api/bookings/{id}/receipt answers then). */
-export function ReceiptLink({ booking }: { booking: Booking }) {
+/** "Receipt", where something was charged (GET /api/bookings/{id}/receipt answers then);
+ * `withWhom` names the other side in its accessible name. */
+export function ReceiptLink({ booking, withWhom }: { booking: Booking; withWhom: string }) {
   if (!wasCharged(booking)) return null;
   return (
     <Link
       to={paths.receipt.getHref(booking.booking_id)}
       className="inline-flex h-11 items-center gap-1.5 rounded-md px-2 text-sm font-semibold text-court-700 underline-offset-4 hover:underline sm:h-9"
-      aria-label={`Receipt: ${booking.coach_name || booking.client_name}, ${formatDisplayDate(booking.booking_date)}`}
+      aria-label={`Receipt: ${withWhom}, ${formatDisplayDate(booking.booking_date)}`}
     >
       <Receipt className="size-4" aria-hidden="true" />
       Receipt

@@ -92,7 +92,7 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
             <BookingStatusBadge status={booking.status} />
             <LateCancellationBadge booking={booking} />
             <BookingPayment booking={booking} />
-            <ReceiptLink booking={booking} />
+            <ReceiptLink booking={booking} withWhom={booking.client_name} />
           </>
         )}
         {booking.status === 'confirmed' ? (

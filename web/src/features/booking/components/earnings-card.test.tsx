@@ -9,6 +9,8 @@ import { monthName, shiftMonth } from './earnings-card';
 const coach = makeUser({ user_id: 'coach-1', role: 'coach', full_name: 'Maya Thompson' });
 
 const november: Earnings = {
+  month: '2026-11',
+  currency: 'usd',
   held_cents: 13000,
   paid_cents: 10250,
   fees_cents: 1025,
@@ -23,6 +25,7 @@ const november: Earnings = {
       net_cents: 5850,
       at: '2026-11-06T23:00:05Z',
       client_id: 'client-1',
+      client_name: 'Casey Jordan',
     },
     {
       booking_id: 'b-2',
@@ -33,6 +36,7 @@ const november: Earnings = {
       net_cents: 5850,
       at: '2026-11-13T23:00:05Z',
       client_id: 'client-2',
+      client_name: 'Dana Lee',
     },
     {
       booking_id: 'b-1',
@@ -43,11 +47,12 @@ const november: Earnings = {
       net_cents: -2475,
       at: '2026-11-20T12:00:00Z',
       client_id: 'client-1',
+      client_name: 'Casey Jordan',
     },
   ],
 };
 
-const empty: Earnings = { held_cents: 0, paid_cents: 0, fees_cents: 0, net_cents: 0, lines: [] };
+const empty: Earnings = { month: '2026-10', currency: 'usd', held_cents: 0, paid_cents: 0, fees_cents: 0, net_cents: 0, lines: [] };
 
 const earningsCard = async () => (await screen.findByRole('heading', { name: 'Earnings' })).closest('.rounded-lg') as HTMLElement;
 
@@ -77,8 +82,8 @@ describe('the coach’s Earnings card', () => {
     expect(figures).toHaveTextContent('Net$92.25');
     const lines = within(card).getAllByTestId('earnings-line');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toHaveTextContent('Fri, Nov 6, 2026 · Charged$65.00fee $6.50net $58.50');
-    expect(lines[2]).toHaveTextContent('Refunded−$27.50fee −$2.75net −$24.75');
+    expect(lines[0]).toHaveTextContent('Fri, Nov 6, 2026 · Charged · Casey Jordan$65.00fee $6.50net $58.50');
+    expect(lines[2]).toHaveTextContent('Refunded · Casey Jordan−$27.50fee −$2.75net −$24.75');
     expect(calls.find((c) => c.path === '/coach/earnings')?.query.get('month')).toBe('2026-11');
   });
 

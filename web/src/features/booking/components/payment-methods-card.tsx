@@ -149,14 +149,15 @@ function CardRow({ card }: { card: PaymentMethod }) {
   );
 }
 
-/** A link to `#payment-methods` (the "card declined" email's, a booking row's) brings the card
- * into view once it has loaded: the browser looked for it before the app drew it. */
+/** A link to `#payment-methods` (the "card declined" notice's and email's, a booking row's)
+ * brings the card into view once it has loaded: the browser looked for it before the app drew
+ * it. Once per arrival at that address (a notice opened later scrolls again). */
 function useScrolledToWhenLinked(ready: boolean) {
-  const { hash } = useLocation();
-  const done = React.useRef(false);
+  const { hash, key } = useLocation();
+  const scrolledFor = React.useRef<string | null>(null);
   React.useEffect(() => {
-    if (!ready || done.current || hash !== `#${PAYMENT_METHODS_ANCHOR}`) return;
-    done.current = true;
+    if (!ready || hash !== `#${PAYMENT_METHODS_ANCHOR}` || scrolledFor.current === key) return;
+    scrolledFor.current = key;
     document.getElementById(PAYMENT_METHODS_ANCHOR)?.scrollIntoView({ block: 'start' });
-  }, [ready, hash]);
+  }, [ready, hash, key]);
 }

@@ -109,7 +109,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
         ) : null}
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
-        <ReceiptLink booking={booking} />
+        <ReceiptLink booking={booking} withWhom={booking.coach_name} />
         {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
         {canLeaveReview(booking) || canEditReview(booking, now) ? (
           <Button variant={booking.review ? 'outline' : 'accent'} size="sm" onClick={() => setReviewing(true)}>

@@ -44,7 +44,6 @@ pub struct TestApp {
     signer: TokenSigner,
     /// The app's own localstripe, booking-svc's provider ([`TestApp::spawn_with_payments`]);
     /// `None`: STRIPE_API_BASE points at a port nobody listens on.
-    #[allow(dead_code)] // until the payment suites land (issue 33)
     pub localstripe: Option<Localstripe>,
     _processes: Processes,
 }
@@ -79,7 +78,6 @@ impl Default for Options {
     }
 }
 
-#[allow(dead_code)] // until the payment suites land (issue 33)
 impl Options {
     /// With a localstripe of the app's own as booking-svc's provider.
     pub fn payments(self) -> Self {
@@ -128,14 +126,12 @@ impl TestApp {
         Self::start(true, Duration::from_secs(3600)).await
     }
 
-    #[allow(dead_code)] // until the payment suites land (issue 33)
     /// coaching-svc and booking-svc with a localstripe of their own as the payment provider
     /// ([`TestApp::localstripe`]); the scheduler and the payment worker tick every 50 ms.
     pub async fn spawn_with_payments() -> TestApp {
         Options::default().payments().start().await
     }
 
-    #[allow(dead_code)] // until the payment suites land (issue 33)
     /// The options [`TestApp::spawn`] starts with, to change some: `TestApp::with().payments()
     /// .idle_scheduler().start().await`.
     pub fn with() -> Options {
@@ -694,7 +690,6 @@ pub fn expect_code<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) ->
 }
 
 /// Payments: a client's cards, as the web app adds them (needs [`TestApp::spawn_with_payments`]).
-#[allow(dead_code)] // until the payment suites land (issue 33)
 impl TestApp {
     /// The app's localstripe; panics when it was started without one.
     pub fn stripe(&self) -> &Localstripe {

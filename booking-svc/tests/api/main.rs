@@ -11,6 +11,7 @@ mod lifecycle;
 mod list;
 mod migration;
 mod ops;
+mod payment_cards;
 mod pending_limit;
 mod policy;
 mod reschedule;

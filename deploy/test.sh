@@ -15,8 +15,10 @@
 #                   Playwright in Debian's Chromium and by schemathesis as every role; then stopped
 #     audit         npm audit (production dependencies) and cargo audit, when their advisory
 #                   databases can be reached
-#     faults        deploy/faults.sh --restart-postgres: restarts the machine's PostgreSQL under a
-#                   mesh of its own and checks it heals; then the short soak (deploy/soak.sh, a
+#     faults        deploy/faults.sh --restart-postgres --payments: restarts the machine's PostgreSQL
+#                   under a mesh of its own and checks it heals, then kills localstripe and
+#                   booking-svc under payment work and checks every payment is charged exactly
+#                   once; then the short soak (deploy/soak.sh, a
 #                   minute, two faults); in the default set only when CI=true, so a
 #                   developer's run does not restart a PostgreSQL that colleagues are using
 #     compose       docker-compose.yml on a real Docker engine (installs docker.io and docker-compose
@@ -305,7 +307,7 @@ stage_audit() {
 stage_faults() {
   ensure_databases_for_tests
   debug_binaries
-  run "$DEPLOY_DIR/faults.sh" --restart-postgres
+  run "$DEPLOY_DIR/faults.sh" --restart-postgres --payments
   # The short soak: a minute of mixed load with booking-svc, then the gateway, killed and started
   # again; its figures (lost, duplicated, 5xx without a detail) are printed, not asserted.
   run env SOAK_DURATION=60 SOAK_FAULT_EVERY=25 SOAK_FAULTS="booking-svc gateway" "$DEPLOY_DIR/soak.sh"

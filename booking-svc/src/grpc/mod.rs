@@ -1,9 +1,12 @@
-//! The booking.v1 service: proto → domain → store → proto, nothing else. The payment RPCs are in
-//! [`payments`].
+//! The booking.v1 service: proto → domain → store → proto, nothing else. The calendar, review and
+//! payment RPCs are in [`calendars`], [`reviews`] and [`payments`].
 
+mod calendars;
+mod making;
 mod payments;
+mod reviews;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use platform::{
     auth::{self, Caller, Role},
     clock::SharedClock,
@@ -15,19 +18,16 @@ use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
+use making::{idempotency_key, made_with_key, new_booking};
+
 use crate::{
-    calendar, coaching,
-    domain::{
-        Action, BookingDate, BookingId, CalendarRange, ClientId, CoachId, Held, Party, Session, Slot, SlotId,
-        format_time, parse_reason,
-        review::{EDIT_WINDOW_DAYS, Rating, parse_comment, parse_hide_reason, parse_reply},
-    },
+    coaching,
+    domain::{Action, BookingDate, BookingId, ClientId, CoachId, Party, SlotId, format_time, parse_reason},
     error::Error,
     lifecycle::Lifecycle,
     payments::{Payments, cards, settle},
-    reviews::{self, ReviewRow, Said},
     slots::Slots,
-    store::{self, BookingRow, NewBooking},
+    store::{self, BookingRow},
 };
 
 /// The state every RPC shares.
@@ -77,41 +77,6 @@ impl From<BookingRow> for pb::BookingRecord {
     }
 }
 
-impl From<ReviewRow> for pb::Review {
-    fn from(row: ReviewRow) -> Self {
-        pb::Review {
-            review_id: row.review_id.to_string(),
-            booking_id: row.booking_id.to_string(),
-            coach_id: row.coach_id.to_string(),
-            client_id: row.client_id.to_string(),
-            rating: i32::from(row.rating),
-            comment: row.comment,
-            created_at: rfc3339(row.created_at),
-            updated_at: rfc3339(row.updated_at),
-            reply: row.reply,
-            replied_at: row.replied_at.map(rfc3339),
-            hidden: row.hidden_at.is_some(),
-            hidden_reason: row.hidden_reason,
-            editable_until: rfc3339(row.created_at + Duration::days(EDIT_WINDOW_DAYS)),
-        }
-    }
-}
-
-/// What a review request says, parsed.
-fn said(rating: i32, comment: Option<String>) -> Result<Said, Error> {
-    Ok(Said {
-        rating: Rating::parse(rating)?,
-        comment: parse_comment(comment)?,
-    })
-}
-
-/// A review id from a request.
-fn review_id(raw: &str) -> Result<Uuid, Error> {
-    raw.trim()
-        .parse()
-        .map_err(|_| Error::Invalid("review_id must be a UUID".into()))
-}
-
 fn one(row: BookingRow) -> Option<pb::BookingRecord> {
     Some(row.into())
 }
@@ -126,94 +91,6 @@ fn client<T>(request: &Request<T>, doing: &str) -> Result<ClientId, Status> {
         ))
         .into()),
     }
-}
-
-/// A new pending booking of `session` of `slot` by `client_id`, made at `now`, its price held on
-/// `card` ([`settle::opening`]).
-#[allow(clippy::too_many_arguments)]
-fn new_booking<'a>(
-    client_id: ClientId,
-    slot: &'a Slot,
-    session: &Session,
-    time_zone: &'a str,
-    now: DateTime<Utc>,
-    rescheduled_from: Option<BookingId>,
-    idempotency_key: Option<&'a str>,
-    payment: settle::Opening,
-) -> NewBooking<'a> {
-    NewBooking {
-        // Time-ordered (UUIDv7): each new row lands at the right edge of the primary key's
-        // index instead of on a random page of it.
-        booking_id: BookingId(Uuid::now_v7()),
-        client_id,
-        coach_id: slot.coach_id,
-        slot_id: slot.slot_id,
-        booking_date: session.date,
-        start_time: session.start_time,
-        end_time: session.end_time,
-        location_name: &slot.location_name,
-        time_zone,
-        starts_at: session.starts_at,
-        ends_at: session.ends_at,
-        created_at: now,
-        expires_at: slot.policy.expires_at(now, session.starts_at),
-        cancellation_window_minutes: i32::try_from(slot.policy.cancellation_window.num_minutes())
-            .unwrap_or(i32::MAX),
-        rescheduled_from,
-        idempotency_key,
-        payment,
-    }
-}
-
-impl BookingService {
-    /// How a booking of `slot`'s `session` by `client_id` pays at `now`: free, or held on the
-    /// requested card (theirs), else their default; a price and no card is "payment_required".
-    /// Reads the local mirror of their cards only: never the provider.
-    async fn opening(
-        &self,
-        client_id: ClientId,
-        slot: &Slot,
-        session: &Session,
-        requested: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<settle::Opening, Error> {
-        let price = slot.price_cents();
-        let card = if price > 0 {
-            cards::card_for_booking(&self.db, client_id, requested).await?
-        } else {
-            None
-        };
-        let fees = (
-            slot.policy.late_cancellation_fee_percent,
-            slot.policy.no_show_fee_percent,
-        );
-        settle::opening(price, fees, card, session.starts_at, now).require_card()
-    }
-}
-
-/// The idempotency key the gateway passed along (the client's `Idempotency-Key`), if any.
-fn idempotency_key<T>(request: &Request<T>) -> Option<String> {
-    request
-        .metadata()
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok())
-        .filter(|k| !k.is_empty())
-        .map(str::to_owned)
-}
-
-/// The answer to a booking request whose key already made `row`: that booking, when the request
-/// asks for the same coach, slot and date; refused when the key made another booking.
-fn made_with_key(
-    row: BookingRow,
-    coach_id: CoachId,
-    slot_id: SlotId,
-    date: BookingDate,
-) -> Result<Response<pb::CreateBookingResponse>, Status> {
-    if row.coach_id != coach_id.0 || row.slot_id != slot_id.0 || row.booking_date != date.get() {
-        return Err(Error::KeyUsed.into());
-    }
-    tracing::info!(booking_id = %row.booking_id, "booking request retried with its key; answered the booking it made");
-    Ok(Response::new(pb::CreateBookingResponse { booking: one(row) }))
 }
 
 /// The caller, when they are a coach.
@@ -462,102 +339,28 @@ impl booking_server::Booking for BookingService {
         &self,
         request: Request<pb::GetCalendarBookingRequest>,
     ) -> Result<Response<pb::GetCalendarBookingResponse>, Status> {
-        let caller = auth::caller(&request)?;
-        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
-        // Another person's booking is as absent as one that never was.
-        let row = calendar::booking_of_party(&self.db, booking_id, caller.user_id)
-            .await?
-            .ok_or_else(|| Error::NotFound("this booking does not exist".into()))?;
-        Ok(Response::new(pb::GetCalendarBookingResponse {
-            booking: Some(row.into()),
-        }))
+        calendars::get_calendar_booking(self, request).await
     }
 
     async fn list_calendar_bookings(
         &self,
         request: Request<pb::ListCalendarBookingsRequest>,
     ) -> Result<Response<pb::ListCalendarBookingsResponse>, Status> {
-        let r = request.into_inner();
-        let user_id = r
-            .user_id
-            .trim()
-            .parse::<Uuid>()
-            .map_err(|_| Error::Invalid("user_id must be a UUID".into()))?;
-        let side = match r.role.as_str() {
-            "client" => store::Side::Client(ClientId(user_id)),
-            "coach" => store::Side::Coach(CoachId(user_id)),
-            _ => return Err(Error::Invalid("role must be client or coach".into()).into()),
-        };
-        let since = self.clock.now() - calendar::FEED_PAST;
-        let rows = calendar::feed_bookings(&self.db, side, since).await?;
-        Ok(Response::new(pb::ListCalendarBookingsResponse {
-            bookings: rows.into_iter().map(Into::into).collect(),
-        }))
+        calendars::list_calendar_bookings(self, request).await
     }
 
     async fn get_coach_calendar(
         &self,
         request: Request<pb::GetCoachCalendarRequest>,
     ) -> Result<Response<pb::GetCoachCalendarResponse>, Status> {
-        auth::caller(&request)?;
-        let authorization = coaching::authorization(&request);
-        let r = request.into_inner();
-        let coach_id = CoachId::parse(&r.coach_id)?;
-        let range = CalendarRange::parse(&r.from, &r.to)?;
-        // A fixed number of statements whatever the range: coaching's two (slots, time off) and
-        // booking's one, run at the same time.
-        let now = self.clock.now();
-        let (slots, held) = tokio::try_join!(
-            self.slots.coaching().schedule(coach_id, range, authorization),
-            async { store::held_between(&self.db, coach_id, range.from, range.to, now).await },
-        )?;
-        let held: Vec<Held> = held
-            .into_iter()
-            .map(|h| Held {
-                date: h.booking_date,
-                start_time: h.start_time,
-                end_time: h.end_time,
-            })
-            .collect();
-        let days = crate::domain::calendar(&slots, range, &held, now)
-            .into_iter()
-            .map(|day| pb::CalendarDay {
-                slot_id: day.slot_id.to_string(),
-                date: day.session.date.to_string(),
-                start_time: format_time(day.session.start_time),
-                end_time: format_time(day.session.end_time),
-                time_zone: day.session.time_zone.to_string(),
-                starts_at: rfc3339(day.session.starts_at),
-                ends_at: rfc3339(day.session.ends_at),
-                location_name: day.location_name,
-                bookable: day.reason.is_none(),
-                reason: day.reason.map(|r| r.as_str().to_owned()),
-            })
-            .collect();
-        Ok(Response::new(pb::GetCoachCalendarResponse { days }))
+        calendars::get_coach_calendar(self, request).await
     }
 
     async fn list_active_bookings(
         &self,
         request: Request<pb::ListActiveBookingsRequest>,
     ) -> Result<Response<pb::ListActiveBookingsResponse>, Status> {
-        let coach_id = coach(&request, "list the bookings a time off meets")?;
-        let r = request.into_inner();
-        let parse = |raw: &str, field: &str| {
-            crate::domain::parse_date(raw.trim())
-                .ok_or_else(|| Error::Invalid(format!("{field} must be a date as YYYY-MM-DD")))
-        };
-        let (from, to) = (parse(&r.from, "from")?, parse(&r.to, "to")?);
-        let held = store::held_between(&self.db, coach_id, from, to, self.clock.now()).await?;
-        Ok(Response::new(pb::ListActiveBookingsResponse {
-            bookings: held
-                .into_iter()
-                .map(|h| pb::ActiveBooking {
-                    booking_id: h.booking_id.to_string(),
-                    booking_date: h.booking_date.to_string(),
-                })
-                .collect(),
-        }))
+        calendars::list_active_bookings(self, request).await
     }
 
     async fn reschedule_booking(
@@ -607,104 +410,49 @@ impl booking_server::Booking for BookingService {
         &self,
         request: Request<pb::PostReviewRequest>,
     ) -> Result<Response<pb::PostReviewResponse>, Status> {
-        let client_id = client(&request, "review a session")?;
-        let r = request.into_inner();
-        let booking_id = BookingId::parse(&r.booking_id)?;
-        let said = said(r.rating, r.comment)?;
-        let row = reviews::post(&self.db, booking_id, client_id, said, self.clock.now()).await?;
-        self.lifecycle.wake_relay();
-        tracing::info!(review_id = %row.review_id, %booking_id, "review posted");
-        Ok(Response::new(pb::PostReviewResponse {
-            review: Some(row.into()),
-        }))
+        reviews::post_review(self, request).await
     }
 
     async fn edit_review(
         &self,
         request: Request<pb::EditReviewRequest>,
     ) -> Result<Response<pb::EditReviewResponse>, Status> {
-        let client_id = client(&request, "edit a review")?;
-        let r = request.into_inner();
-        let booking_id = BookingId::parse(&r.booking_id)?;
-        let said = said(r.rating, r.comment)?;
-        let row = reviews::edit(&self.db, booking_id, client_id, said, self.clock.now()).await?;
-        self.lifecycle.wake_relay();
-        Ok(Response::new(pb::EditReviewResponse {
-            review: Some(row.into()),
-        }))
+        reviews::edit_review(self, request).await
     }
 
     async fn get_booking_review(
         &self,
         request: Request<pb::GetBookingReviewRequest>,
     ) -> Result<Response<pb::GetBookingReviewResponse>, Status> {
-        let caller = auth::caller(&request)?;
-        let booking_id = BookingId::parse(&request.get_ref().booking_id)?;
-        let row = reviews::of_booking(&self.db, booking_id, caller.user_id).await?;
-        Ok(Response::new(pb::GetBookingReviewResponse {
-            review: Some(row.into()),
-        }))
+        reviews::get_booking_review(self, request).await
     }
 
     async fn list_coach_reviews(
         &self,
         request: Request<pb::ListCoachReviewsRequest>,
     ) -> Result<Response<pb::ListCoachReviewsResponse>, Status> {
-        auth::caller(&request)?;
-        let r = request.into_inner();
-        let coach_id = CoachId::parse(&r.coach_id)?;
-        let page = Page::parse(r.limit, &r.after)?;
-        let rows = reviews::of_coach(&self.db, coach_id, &page).await?;
-        let (rows, next) = page.split(rows, |r| (r.created_at, r.review_id));
-        Ok(Response::new(pb::ListCoachReviewsResponse {
-            reviews: rows.into_iter().map(Into::into).collect(),
-            next,
-        }))
+        reviews::list_coach_reviews(self, request).await
     }
 
     async fn list_all_reviews(
         &self,
         request: Request<pb::ListAllReviewsRequest>,
     ) -> Result<Response<pb::ListAllReviewsResponse>, Status> {
-        auth::require_role(&request, &[Role::Admin])?;
-        let r = request.into_inner();
-        let page = Page::parse(r.limit, &r.after)?;
-        let rows = reviews::all(&self.db, &page).await?;
-        let (rows, next) = page.split(rows, |r| (r.created_at, r.review_id));
-        Ok(Response::new(pb::ListAllReviewsResponse {
-            reviews: rows.into_iter().map(Into::into).collect(),
-            next,
-        }))
+        reviews::list_all_reviews(self, request).await
     }
 
     async fn reply_to_review(
         &self,
         request: Request<pb::ReplyToReviewRequest>,
     ) -> Result<Response<pb::ReplyToReviewResponse>, Status> {
-        let coach_id = coach(&request, "reply to a review")?;
-        let r = request.into_inner();
-        let review_id = review_id(&r.review_id)?;
-        let reply = parse_reply(r.reply)?;
-        let row = reviews::reply(&self.db, review_id, coach_id, reply, self.clock.now()).await?;
-        Ok(Response::new(pb::ReplyToReviewResponse {
-            review: Some(row.into()),
-        }))
+        reviews::reply_to_review(self, request).await
     }
 
     async fn hide_review(
         &self,
         request: Request<pb::HideReviewRequest>,
     ) -> Result<Response<pb::HideReviewResponse>, Status> {
-        let admin_id = auth::require_role(&request, &[Role::Admin])?.user_id;
-        let r = request.into_inner();
-        let review_id = review_id(&r.review_id)?;
-        let reason = parse_hide_reason(r.reason)?;
-        let row = reviews::hide(&self.db, review_id, admin_id, reason, self.clock.now()).await?;
-        self.lifecycle.wake_relay();
-        tracing::info!(%review_id, "review hidden");
-        Ok(Response::new(pb::HideReviewResponse {
-            review: Some(row.into()),
-        }))
+        reviews::hide_review(self, request).await
     }
     async fn setup_payment_method(
         &self,
@@ -774,15 +522,5 @@ impl booking_server::Booking for BookingService {
         request: Request<pb::ApplyPaymentWebhookRequest>,
     ) -> Result<Response<pb::ApplyPaymentWebhookResponse>, Status> {
         payments::apply_payment_webhook(self, request).await
-    }
-}
-
-impl From<calendar::CalendarRow> for pb::CalendarBooking {
-    fn from(row: calendar::CalendarRow) -> Self {
-        pb::CalendarBooking {
-            booking: Some(row.booking.into()),
-            revision: row.revision,
-            updated_at: rfc3339(row.updated_at),
-        }
     }
 }

@@ -68,6 +68,7 @@ const KEYWORDS: &[&str] = &[
 /// missing here is refused as "must match <pattern>" (and fails a test).
 pub const PATTERNS: &[(&str, &str)] = &[
     (TIME, "be a time as HH:MM (24-hour), e.g. 09:30"),
+    (MONTH, "be a month as YYYY-MM, e.g. 2026-11"),
     (NOT_BLANK, "not be blank"),
     (LINE, "be one line without control characters"),
     (
@@ -104,6 +105,8 @@ pub const PATTERNS: &[(&str, &str)] = &[
 pub const IDEMPOTENCY_KEY: &str = "^\"?[!#-\\[\\]-~]+\"?$";
 /// `HH:MM`, 24-hour. (`#[schema(pattern = ...)]` takes a literal: the same text is written there.)
 pub const TIME: &str = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
+/// `YYYY-MM`: a month (the coach's earnings).
+pub const MONTH: &str = "^[0-9]{4}-(0[1-9]|1[0-2])$";
 /// Some character that is not a space.
 pub const NOT_BLANK: &str = "\\S";
 /// One line: no control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F). What every text

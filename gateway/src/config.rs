@@ -7,6 +7,9 @@ use platform::{
     config::{ConfigError, Env},
 };
 
+/// Stripe.js, as Stripe serves it.
+pub const DEFAULT_STRIPE_JS_URL: &str = "https://js.stripe.com/v3/";
+
 #[derive(Clone)]
 pub struct Config {
     pub listen_addr: SocketAddr,
@@ -41,6 +44,12 @@ pub struct Config {
     pub live_streams_per_user: u32,
     /// Profile pictures one person may upload per UTC day.
     pub uploads_per_user_per_day: u32,
+    /// Stripe's publishable key (`pk_...`), for the browser's Stripe.js (`STRIPE_PUBLISHABLE_KEY`,
+    /// served by `GET /api/payments/config`; empty when unset). Not a secret.
+    pub stripe_publishable_key: String,
+    /// Where the browser loads Stripe.js from (`STRIPE_JS_URL`, default
+    /// `https://js.stripe.com/v3/`; with localstripe, its mock behind nginx's `/stripe/`).
+    pub stripe_js_url: String,
     /// The deadline of every gRPC call.
     pub grpc_deadline: Duration,
     /// How often the host names in the `*_URL`s are resolved again.
@@ -63,6 +72,8 @@ impl fmt::Debug for Config {
             .field("upload_dir", &self.upload_dir)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("public_url", &self.public_url)
+            .field("stripe_publishable_key", &self.stripe_publishable_key)
+            .field("stripe_js_url", &self.stripe_js_url)
             .field("grpc_deadline", &self.grpc_deadline)
             .field("grpc_resolve_interval", &self.grpc_resolve_interval)
             .finish_non_exhaustive()
@@ -95,6 +106,8 @@ impl Config {
                 .parsed("CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE", 600),
             live_streams_per_user: env.parsed("LIVE_STREAMS_PER_USER", 5),
             uploads_per_user_per_day: env.parsed("UPLOADS_PER_USER_PER_DAY", 20),
+            stripe_publishable_key: env.or("STRIPE_PUBLISHABLE_KEY", ""),
+            stripe_js_url: env.or("STRIPE_JS_URL", DEFAULT_STRIPE_JS_URL),
             grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),
             grpc_resolve_interval: Duration::from_millis(env.parsed("GRPC_RESOLVE_INTERVAL_MS", 5000)),
             resolver: None,

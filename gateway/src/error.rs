@@ -88,6 +88,9 @@ impl ApiError {
         if code.is_server_error() {
             return Self::internal(format_args!("{service}: {status}"));
         }
+        if let Some(detail) = payment_required(&status) {
+            return Self::new(StatusCode::PAYMENT_REQUIRED, detail);
+        }
         let detail = if status.message().is_empty() {
             default_detail(code)
         } else {
@@ -96,6 +99,24 @@ impl ApiError {
         Self::new(code, detail)
     }
 }
+
+/// What a person must do when booking-svc refuses a paid booking for want of a card: its
+/// `FailedPrecondition` whose message starts with [`PAYMENT_REQUIRED`] is a 402 with the rest of
+/// the message as the detail.
+fn payment_required(status: &tonic::Status) -> Option<String> {
+    if status.code() != tonic::Code::FailedPrecondition {
+        return None;
+    }
+    let rest = status.message().strip_prefix(PAYMENT_REQUIRED)?.trim();
+    Some(if rest.is_empty() {
+        "Add a card under Payment methods on your dashboard, then book again.".to_owned()
+    } else {
+        rest.to_owned()
+    })
+}
+
+/// The prefix of booking-svc's message when a paid session needs a card the client has not saved.
+pub const PAYMENT_REQUIRED: &str = "payment_required:";
 
 fn default_detail(code: StatusCode) -> String {
     code.canonical_reason().unwrap_or("Request failed").to_owned()
@@ -132,6 +153,25 @@ mod tests {
             (e.status, e.detail.as_str()),
             (StatusCode::CONFLICT, "This slot is already booked.")
         );
+    }
+
+    #[test]
+    fn a_paid_booking_without_a_card_is_a_402_with_the_rest_of_the_message() {
+        let e = ApiError::from_grpc(
+            "booking",
+            tonic::Status::failed_precondition(
+                "payment_required: Add a card under Payment methods on your dashboard, then book again.",
+            ),
+        );
+        assert_eq!(
+            (e.status, e.detail.as_str()),
+            (
+                StatusCode::PAYMENT_REQUIRED,
+                "Add a card under Payment methods on your dashboard, then book again."
+            )
+        );
+        let other = ApiError::from_grpc("booking", tonic::Status::failed_precondition("Too late."));
+        assert_eq!(other.status, StatusCode::CONFLICT);
     }
 
     #[test]

@@ -41,7 +41,7 @@ use axum::{
 use futures::FutureExt;
 use tokio::net::TcpListener;
 
-pub use config::Config;
+pub use config::{Config, DEFAULT_STRIPE_JS_URL};
 pub use extract::{Cidr, TrustedProxies};
 pub use state::AppState;
 

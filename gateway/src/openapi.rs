@@ -24,8 +24,8 @@ use crate::{
     error::ErrorBody,
     routes::Access,
     vocabulary::{
-        BookingStatus, CancelledBy, CourtType, DayOfWeek, PaymentStatus, ReservationStatus, Role as RoleName,
-        SignUpRole, SkillLevel, SlotType, TimeZoneName,
+        BookingStatus, CancelledBy, CourtType, DayOfWeek, EarningsKind, PaymentLineKind, PaymentStatus,
+        ReservationStatus, Role as RoleName, SignUpRole, SkillLevel, SlotType, TimeZoneName,
     },
 };
 
@@ -50,9 +50,11 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "reviews", description = "Reviews of sessions that took place: the client of a completed booking posts one and edits it for 14 days, anyone signed in reads a coach's, the coach replies once, an admin hides an abusive one."),
         (name = "calendar", description = "Sessions in people's own calendars: a feed per client, coach and gym for calendar apps to subscribe to, and one booking as an .ics file."),
         (name = "notifications", description = "Each person's inbox: what concerns them (requests, answers, cancellations, expiries, reminders, account changes), also pushed live and by email."),
+        (name = "payments", description = "Money: a client's saved cards (added with Stripe.js), a booking's receipt, a coach's earnings, and the provider's webhook. A paid session's price is held on the client's card, charged when it completes, and released or charged the coach's fee by the other outcomes; amounts are whole cents."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
-                       BookingStatus, CancelledBy, ReservationStatus, PaymentStatus, TimeZoneName)),
+                       BookingStatus, CancelledBy, ReservationStatus, PaymentStatus, PaymentLineKind,
+                       EarningsKind, TimeZoneName)),
     modifiers(&Bearer),
 )]
 struct ApiDoc;
@@ -81,7 +83,8 @@ pub fn base() -> utoipa::openapi::OpenApi {
 /// What the route table adds to each of a route's operations: its security (`security: []` when
 /// public), the roles it admits (`x-roles`) and the error responses it can give ([`errors`]).
 pub fn document_access(paths: &mut Paths, access: Access) {
-    for item in paths.paths.values_mut() {
+    for (path, item) in paths.paths.iter_mut() {
+        let keyed = !crate::routes::relayed(path);
         for (method, operation) in [
             (HttpMethod::Get, item.get.as_mut()),
             (HttpMethod::Post, item.post.as_mut()),
@@ -90,7 +93,7 @@ pub fn document_access(paths: &mut Paths, access: Access) {
             (HttpMethod::Delete, item.delete.as_mut()),
         ] {
             if let Some(operation) = operation {
-                document_operation(operation, access, method);
+                document_operation(operation, access, method, keyed);
             }
         }
     }
@@ -106,15 +109,16 @@ fn roles(access: Access) -> Vec<&'static str> {
     }
 }
 
-fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod) {
-    let write = writes(&method);
+/// `keyed`: whether a write takes an `Idempotency-Key` (every write but a relayed one).
+fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod, keyed: bool) {
+    let write = writes(&method) && keyed;
     let extensions = operation.extensions.get_or_insert_with(Default::default);
     extensions.insert("x-roles".to_owned(), serde_json::json!(roles(access)));
     operation.security = Some(match access {
         Access::Public => Vec::new(),
         _ => vec![SecurityRequirement::new("bearer", Vec::<String>::new())],
     });
-    for (code, description) in errors(operation, access, method) {
+    for (code, description) in errors(operation, access, method, keyed) {
         operation
             .responses
             .responses
@@ -179,7 +183,12 @@ fn document_idempotency(operation: &mut Operation) {
 
 /// The error statuses an operation can answer, from what it takes and who may call it (statuses
 /// that depend on the data, such as 409, are declared by the handler itself).
-fn errors(operation: &Operation, access: Access, method: HttpMethod) -> Vec<(&'static str, &'static str)> {
+fn errors(
+    operation: &Operation,
+    access: Access,
+    method: HttpMethod,
+    keyed: bool,
+) -> Vec<(&'static str, &'static str)> {
     let params = operation.parameters.as_deref().unwrap_or_default();
     let in_path = params.iter().any(|p| matches!(p.parameter_in, ParameterIn::Path));
     let in_query = params
@@ -206,7 +215,7 @@ fn errors(operation: &Operation, access: Access, method: HttpMethod) -> Vec<(&'s
         errors.push(("413", "The body is too large"));
         errors.push(("415", "The body is not JSON (Content-Type: application/json)"));
     }
-    if writes(&method) {
+    if writes(&method) && keyed {
         if !errors.iter().any(|(code, _)| *code == "400") {
             errors.push(("400", "The request is invalid; the detail names the field"));
         }

@@ -114,11 +114,61 @@ pub enum ReservationStatus {
     Expired,
 }
 
-/// Payment is not taken yet: every booking is pending payment.
+/// Where a booking's money stands (booking.v1's `payments.proto` vocabulary): `none`, the session
+/// is free (no card, nothing held); `pending`, nothing held yet (the hold is made up to 6 days
+/// before the session); `authorized`, the price is held on the client's card; `paid`, captured in
+/// full; `partially_paid`, a fee was captured (a late cancellation, a no-show) and the rest
+/// released; `released`, the hold was let go and nothing charged; `refunded`, everything captured
+/// was refunded; `partially_refunded`, part of it was; `failed`, the card was declined (or is
+/// gone) and the client must add or choose another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentStatus {
+    None,
+    Pending,
+    Authorized,
+    Paid,
+    PartiallyPaid,
+    Released,
+    Refunded,
+    PartiallyRefunded,
+    Failed,
+}
+
+impl PaymentStatus {
+    /// The word on the wire (and in booking.v1).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Pending => "pending",
+            Self::Authorized => "authorized",
+            Self::Paid => "paid",
+            Self::PartiallyPaid => "partially_paid",
+            Self::Released => "released",
+            Self::Refunded => "refunded",
+            Self::PartiallyRefunded => "partially_refunded",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+/// One movement of a booking's money: the price `hold` on the card, a `capture` (charged), a
+/// `release` (the hold, or what was left of it, let go) or a `refund`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum PaymentStatus {
-    Pending,
+pub enum PaymentLineKind {
+    Hold,
+    Capture,
+    Release,
+    Refund,
+}
+
+/// A line of a coach's earnings: a `capture` (a client charged) or a `refund` (given back).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EarningsKind {
+    Capture,
+    Refund,
 }
 
 /// The schema of an optional field where an empty string means none, as the server treats it:
@@ -201,5 +251,26 @@ mod tests {
         assert!(serde_json::from_str::<DayOfWeek>("\"Funday\"").is_err());
         let schema = serde_json::to_value(SlotType::schema()).unwrap();
         assert_eq!(schema["enum"], serde_json::json!(["recurring", "one-time"]));
+    }
+
+    #[test]
+    fn payment_statuses_are_the_words_of_payments_proto() {
+        let words = [
+            "none",
+            "pending",
+            "authorized",
+            "paid",
+            "partially_paid",
+            "released",
+            "refunded",
+            "partially_refunded",
+            "failed",
+        ];
+        let schema = serde_json::to_value(PaymentStatus::schema()).unwrap();
+        assert_eq!(schema["enum"], serde_json::json!(words));
+        for word in words {
+            let status: PaymentStatus = serde_json::from_value(serde_json::json!(word)).unwrap();
+            assert_eq!(status.as_str(), word);
+        }
     }
 }

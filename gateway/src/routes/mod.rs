@@ -6,6 +6,7 @@
 //! load shedding ([`shed`]), the OpenAPI document (security and error responses) and the
 //! authorization-matrix test, so a route cannot exist without its row.
 
+mod access;
 pub mod admin;
 pub mod auth;
 mod authorize;
@@ -17,12 +18,14 @@ pub mod client;
 pub mod coaching;
 pub mod gym;
 pub mod notifications;
+pub mod payments;
 pub mod reviews;
 pub mod sessions;
 mod shed;
 
+pub use access::{ADMIN, Access, CLIENT, CLIENT_OR_COACH, COACH, GYM, WITH_SESSIONS};
+use access::{PUBLIC, SIGNED_IN};
 use axum::{http::Method, middleware};
-use platform::auth::Role;
 use utoipa::openapi::path::Paths;
 use utoipa_axum::{router::UtoipaMethodRouter, routes};
 
@@ -30,40 +33,6 @@ use crate::{
     body_check::{BodyChecks, check_body},
     state::AppState,
 };
-
-/// Who may call a route.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Anyone, signed in or not.
-    Public,
-    /// Any signed-in user.
-    SignedIn,
-    /// Signed-in users with one of these roles.
-    Roles(&'static [Role]),
-}
-
-impl Access {
-    /// Whether a caller with `role` (None: anonymous) may call.
-    pub fn allows(self, role: Option<Role>) -> bool {
-        match (self, role) {
-            (Access::Public, _) => true,
-            (_, None) => false,
-            (Access::SignedIn, Some(_)) => true,
-            (Access::Roles(roles), Some(role)) => roles.contains(&role),
-        }
-    }
-}
-
-pub const ADMIN: Access = Access::Roles(&[Role::Admin]);
-pub const COACH: Access = Access::Roles(&[Role::Coach]);
-pub const CLIENT: Access = Access::Roles(&[Role::Client]);
-pub const GYM: Access = Access::Roles(&[Role::Gym]);
-/// Coaches and clients: the two sides of a booking.
-pub const CLIENT_OR_COACH: Access = Access::Roles(&[Role::Client, Role::Coach]);
-/// Clients, coaches and gyms: everyone who has sessions (and so a calendar feed).
-pub const WITH_SESSIONS: Access = Access::Roles(&[Role::Client, Role::Coach, Role::Gym]);
-const PUBLIC: Access = Access::Public;
-const SIGNED_IN: Access = Access::SignedIn;
 
 /// One row of the table: a handler (from `utoipa_axum::routes!`) and who may call it.
 pub struct Route {
@@ -116,14 +85,14 @@ pub fn table() -> Vec<Route> {
         route(COACH, routes!(coaching::time_off::list_time_off)),
         route(COACH, routes!(coaching::time_off::delete_time_off)),
         route(SIGNED_IN, routes!(bookable::coach_calendar)),
-        route(CLIENT, routes!(booking::create_booking)),
-        route(CLIENT_OR_COACH, routes!(booking::list_bookings)),
-        route(CLIENT, routes!(booking::cancel_booking)),
-        route(CLIENT, routes!(booking::reschedule_booking)),
-        route(COACH, routes!(booking::approve_booking)),
-        route(COACH, routes!(booking::deny_booking)),
-        route(COACH, routes!(booking::coach_cancel_booking)),
-        route(COACH, routes!(booking::mark_no_show)),
+        route(CLIENT, routes!(booking::client::create_booking)),
+        route(CLIENT_OR_COACH, routes!(booking::client::list_bookings)),
+        route(CLIENT, routes!(booking::client::cancel_booking)),
+        route(CLIENT, routes!(booking::client::reschedule_booking)),
+        route(COACH, routes!(booking::coach::approve_booking)),
+        route(COACH, routes!(booking::coach::deny_booking)),
+        route(COACH, routes!(booking::coach::coach_cancel_booking)),
+        route(COACH, routes!(booking::coach::mark_no_show)),
         route(CLIENT, routes!(reviews::post_review)),
         route(CLIENT, routes!(reviews::edit_review)),
         route(CLIENT_OR_COACH, routes!(reviews::get_review)),
@@ -175,7 +144,26 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(notifications::stream)),
         route(SIGNED_IN, routes!(notifications::get_preferences)),
         route(SIGNED_IN, routes!(notifications::update_preferences)),
+        route(PUBLIC, routes!(payments::payments_config)),
+        // The provider signs its events; the signature is the proof, not a token.
+        route(PUBLIC, routes!(payments::payment_webhook)),
+        route(CLIENT, routes!(payments::cards::setup_payment_method)),
+        route(CLIENT, routes!(payments::cards::list_payment_methods)),
+        route(CLIENT, routes!(payments::cards::set_default_payment_method)),
+        route(CLIENT, routes!(payments::cards::remove_payment_method)),
+        route(CLIENT_OR_COACH, routes!(payments::receipt::booking_receipt)),
+        route(COACH, routes!(payments::earnings::coach_earnings)),
+        route(COACH, routes!(payments::earnings::coach_earnings_csv)),
+        route(ADMIN, routes!(admin::payments::list_payments)),
+        route(ADMIN, routes!(admin::payments::refund_booking)),
     ]
+}
+
+/// Whether the route at `path` relays its body byte for byte (the provider's webhook, whose
+/// signature covers those bytes): no schema check rewrites it and no `Idempotency-Key` keeps its
+/// answer (the service applies each event once by its own id).
+pub fn relayed(path: &str) -> bool {
+    path == payments::WEBHOOK
 }
 
 /// The table as rows (method, path, access), for the authorization-matrix test.
@@ -252,18 +240,22 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
                     ));
                 }
             }
-            if let Some(check) = checks.get(method, path) {
+            if let Some(check) = checks.get(method, path)
+                && !relayed(path)
+            {
                 method_router = method_router.route_layer(middleware::from_fn_with_state(check, check_body));
             }
         }
         let permits = limits.permits(operations.first());
-        let method_router = method_router
+        if !operations.iter().any(|(_, path)| relayed(path)) {
             // After the role gate (the key is the caller's), before the body check and the
             // handler: a replay is answered without either.
-            .route_layer(middleware::from_fn_with_state(
+            method_router = method_router.route_layer(middleware::from_fn_with_state(
                 state.clone(),
                 crate::idempotency::idempotent,
-            ))
+            ));
+        }
+        let method_router = method_router
             .route_layer(middleware::from_fn_with_state(
                 (state.clone(), access),
                 authorize::authorize,
@@ -285,15 +277,5 @@ mod tests {
         let rows = rows();
         let unique: HashSet<_> = rows.iter().map(|r| (r.method.clone(), r.path.clone())).collect();
         assert_eq!(unique.len(), rows.len());
-    }
-
-    #[test]
-    fn access_allows_exactly_its_roles() {
-        assert!(Access::Public.allows(None));
-        assert!(!Access::SignedIn.allows(None));
-        assert!(Access::SignedIn.allows(Some(Role::Gym)));
-        assert!(COACH.allows(Some(Role::Coach)));
-        assert!(!COACH.allows(Some(Role::Admin)));
-        assert!(!COACH.allows(None));
     }
 }

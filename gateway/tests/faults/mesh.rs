@@ -168,6 +168,13 @@ pub async fn booking(backing: &Backing, listen: SocketAddr, coaching_url: &str) 
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         scheduler_interval: Duration::from_secs(1),
         max_pending_bookings_per_coach: 1000,
+        // The coaches here coach for free (`coach_with_slot`): nothing reaches a provider.
+        stripe_api_base: "http://127.0.0.1:1".into(),
+        stripe_secret_key: "sk_test_faults".into(),
+        stripe_webhook_secret: "whsec_faults".into(),
+        platform_fee_bps: 1000,
+        payment_interval: Duration::from_secs(1),
+        reconcile_interval: Duration::from_secs(3600),
     })
     .await
     .expect("booking-svc builds");
@@ -251,6 +258,8 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
         calendar_rate_limit_per_address_per_minute: 100_000,
         live_streams_per_user: 5,
         uploads_per_user_per_day: 20,
+        stripe_publishable_key: platform::testing::Localstripe::PUBLISHABLE_KEY.into(),
+        stripe_js_url: gateway::DEFAULT_STRIPE_JS_URL.into(),
         grpc_deadline: Duration::from_secs(3),
         grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
         resolver: None,
@@ -390,8 +399,9 @@ impl Gateway {
         }
     }
 
-    /// A coach with a profile, a location, a 17:00–18:00 slot on every day of the week and a
-    /// booking policy that takes bookings two years ahead; returns the coach and the slots.
+    /// A coach with a profile (free sessions: these tests are about faults, not money), a
+    /// location, a 17:00–18:00 slot on every day of the week and a booking policy that takes
+    /// bookings two years ahead; returns the coach and the slots.
     pub async fn coach_with_slot(&self) -> (User, Week) {
         let coach = self.register("coach").await;
         let profile = self
@@ -399,7 +409,7 @@ impl Gateway {
                 "/coach/profile",
                 Some(&coach.token),
                 json!({"bio": "Coaches through faults.", "specialties": ["Shooting"],
-                       "hourly_rate": 60.0, "years_experience": 8}),
+                       "hourly_rate": 0.0, "years_experience": 8}),
             )
             .await;
         assert_eq!(profile.status, StatusCode::CREATED, "{}", profile.body);

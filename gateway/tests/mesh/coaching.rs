@@ -50,15 +50,28 @@ pub fn next(weekday: Weekday) -> NaiveDate {
     date
 }
 
-/// A coach with a profile and one location; returns the coach and the location id.
+/// A coach with a profile ($60 an hour) and one location; returns the coach and the location id.
 pub async fn coach_with_location(mesh: &Mesh, name: &str, city: &str, lat: f64, lng: f64) -> (User, String) {
+    coach_at_rate(mesh, name, city, lat, lng, 60.0).await
+}
+
+/// A coach with a profile at `hourly_rate` dollars and one location; returns the coach and the
+/// location id.
+pub async fn coach_at_rate(
+    mesh: &Mesh,
+    name: &str,
+    city: &str,
+    lat: f64,
+    lng: f64,
+    hourly_rate: f64,
+) -> (User, String) {
     let coach = user(mesh, "coach", name).await;
     let (status, body) = mesh
         .post(
             "/coach/profile",
             Some(&coach.token),
             json!({"bio": format!("{name} coaches."), "specialties": ["Shooting", "Defense"],
-                   "hourly_rate": 60.0, "years_experience": 8}),
+                   "hourly_rate": hourly_rate, "years_experience": 8}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
@@ -74,10 +87,16 @@ pub async fn coach_with_location(mesh: &Mesh, name: &str, city: &str, lat: f64, 
     (coach, location["location_id"].as_str().unwrap().to_owned())
 }
 
-/// A coach with a profile, a location and a recurring Wednesday 17:00-18:00 slot there;
-/// returns the coach and the slot id.
+/// A coach who coaches for free (no card needed: the money has its own tests, `payments.rs`) with
+/// a profile, a location and a recurring Wednesday 17:00-18:00 slot there; returns the coach and
+/// the slot id.
 pub async fn coach_with_slot(mesh: &Mesh, name: &str) -> (User, String) {
-    let (coach, location_id) = coach_with_location(mesh, name, "Austin", 30.2672, -97.7431).await;
+    paid_coach_with_slot(mesh, name, 0.0).await
+}
+
+/// [`coach_with_slot`] at `hourly_rate` dollars an hour.
+pub async fn paid_coach_with_slot(mesh: &Mesh, name: &str, hourly_rate: f64) -> (User, String) {
+    let (coach, location_id) = coach_at_rate(mesh, name, "Austin", 30.2672, -97.7431, hourly_rate).await;
     let (status, slot) = mesh
         .post(
             "/availability",

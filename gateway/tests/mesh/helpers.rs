@@ -4,11 +4,13 @@ use std::{sync::Arc, time::Duration};
 
 use platform::{
     clock::{ManualClock, SharedClock},
-    testing::{self, Processes, any_port},
+    testing::{self, Localstripe, Processes, any_port},
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
+
+use crate::stripe::WEBHOOK_SECRET;
 
 pub const ADMIN_EMAIL: &str = "admin@mesh.test";
 pub const ADMIN_PASSWORD: &str = "Courtside-admin-2026";
@@ -23,6 +25,8 @@ pub struct Mesh {
     pub keys: (String, String),
     /// Where the gateway writes profile pictures.
     pub upload_dir: std::path::PathBuf,
+    /// The mesh's own provider: booking-svc's `STRIPE_API_BASE`.
+    pub stripe: Localstripe,
     processes: Processes,
 }
 
@@ -52,7 +56,7 @@ impl Mesh {
     }
 
     async fn launch(customise: impl FnOnce(&mut gateway::Config), booking_clock: SharedClock) -> Mesh {
-        let database_url = testing::fresh_database("mesh").await;
+        let (database_url, stripe) = tokio::join!(testing::fresh_database("mesh"), Localstripe::start());
         let redis_namespace = testing::namespace("mesh");
         let redis_url = testing::REDIS_URL.to_owned();
         let (private, public) = platform::auth::generate_keypair();
@@ -109,6 +113,12 @@ impl Mesh {
                 scheduler_interval: Duration::from_millis(200),
                 // Flows book many slots of one coach with one client; the limit has its own tests.
                 max_pending_bookings_per_coach: 1000,
+                stripe_api_base: stripe.url(),
+                stripe_secret_key: Localstripe::SECRET_KEY.into(),
+                stripe_webhook_secret: WEBHOOK_SECRET.into(),
+                platform_fee_bps: 1000,
+                payment_interval: Duration::from_millis(200),
+                reconcile_interval: Duration::from_secs(3600),
             },
             booking_clock,
         )
@@ -152,6 +162,8 @@ impl Mesh {
             calendar_rate_limit_per_address_per_minute: 100_000,
             live_streams_per_user: 5,
             uploads_per_user_per_day: 20,
+            stripe_publishable_key: Localstripe::PUBLISHABLE_KEY.into(),
+            stripe_js_url: gateway::DEFAULT_STRIPE_JS_URL.into(),
             grpc_deadline: Duration::from_secs(3),
             grpc_resolve_interval: platform::balance::DEFAULT_RESOLVE_INTERVAL,
             resolver: None,
@@ -163,6 +175,7 @@ impl Mesh {
 
         let mesh = Mesh {
             upload_dir,
+            stripe,
             base,
             http: reqwest::Client::new(),
             database_url,

@@ -396,13 +396,14 @@ async fn on_the_real_clock_a_confirmed_session_completes_within_a_minute_of_its_
 
     let mesh = Mesh::start().await;
     let coach = user(&mesh, "coach", "Carla Coach").await;
-    // No zone given: the profile's zone is UTC, and so is a slot's without a location.
+    // No zone given: the profile's zone is UTC, and so is a slot's without a location. Free, so
+    // no card is needed.
     let (status, body) = mesh
         .post(
             "/coach/profile",
             Some(&coach.token),
             json!({"bio": "Short sessions.", "specialties": ["Shooting"],
-                   "hourly_rate": 60.0, "years_experience": 8}),
+                   "hourly_rate": 0.0, "years_experience": 8}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");

@@ -2,6 +2,7 @@
 //! PostgreSQL database and the real Redis, driven over HTTP through `/api`.
 
 mod helpers;
+mod stripe;
 
 mod admin;
 mod audit;
@@ -22,6 +23,7 @@ mod matrix;
 mod memo;
 mod notifications;
 mod password_reset;
+mod payments;
 mod places;
 mod reviews;
 mod security;

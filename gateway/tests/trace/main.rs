@@ -4,6 +4,9 @@
 #[allow(dead_code)]
 #[path = "../mesh/helpers.rs"]
 mod helpers;
+#[path = "../mesh/stripe.rs"]
+#[allow(dead_code)] // the payment tests' helpers, which this binary does not use
+mod stripe;
 
 use opentelemetry::KeyValue;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};

@@ -26,6 +26,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/bookings/{booking_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund all or part of what a booking's client paid, with a reason (admin), on a paid, partially
+         *     paid or partially refunded booking. The refund is recorded at once, with the admin and the
+         *     reason, and the payment worker carries it to the provider within seconds: the answer is the
+         *     booking as it stands, and once the provider has refunded, its `amount_refunded_cents` grows and
+         *     its `payment_status` reads `refunded` (everything paid is back) or `partially_refunded`.
+         * @description Refund all or part of what a booking's client paid, with a reason (admin), on a paid, partially
+         *     paid or partially refunded booking. The refund is recorded at once, with the admin and the
+         *     reason, and the payment worker carries it to the provider within seconds: the answer is the
+         *     booking as it stands, and once the provider has refunded, its `amount_refunded_cents` grows and
+         *     its `payment_status` reads `refunded` (everything paid is back) or `partially_refunded`.
+         */
+        post: operations["refund_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bookings that carry money (a price above 0), newest first, with both names: pages of
+         *     `limit` (50 when left out) with a `Link` to the next; `payment_status`, `coach_id`, `from` and
+         *     `to` filter.
+         * @description The bookings that carry money (a price above 0), newest first, with both names: pages of
+         *     `limit` (50 when left out) with a `Link` to the next; `payment_status`, `coach_id`, `from` and
+         *     `to` filter.
+         */
+        get: operations["list_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/reviews": {
         parameters: {
             query?: never;
@@ -78,8 +130,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Platform statistics: users by role (identity) and bookings (booking), asked concurrently.
-         * @description Platform statistics: users by role (identity) and bookings (booking), asked concurrently.
+         * Platform statistics: users by role (identity), bookings and the platform's money (booking),
+         *     asked concurrently.
+         * @description Platform statistics: users by role (identity), bookings and the platform's money (booking),
+         *     asked concurrently.
          */
         get: operations["admin_stats"];
         put?: never;
@@ -432,8 +486,13 @@ export interface paths {
         /**
          * Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
          *     does not answer within their response window (or before it starts).
-         * @description Book a coach's slot on a date (client). The booking starts pending, and expires if the coach
-         *     does not answer within their response window (or before it starts).
+         * @description Its price (`price_cents`) is the coach's hourly rate now times the slot's length. A paid
+         *     session needs a saved card: the one named, else the client's default; without one the answer
+         *     is 402 and nothing is booked. The price is held on the card (`payment_status: authorized`)
+         *     when the session starts within 6 days, else 6 days before it (`pending` until then); it is
+         *     captured when the session completes, and released, or charged the coach's fee, by the other
+         *     outcomes (see `payment_status`). A free session (`price_cents: 0`) needs no card
+         *     (`payment_status: none`).
          */
         post: operations["create_booking"];
         delete?: never;
@@ -488,6 +547,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bookings/{booking_id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of a booking that was charged (in full or a fee), for its client and its coach: the
+         *     card, what was charged and refunded, and each movement. 404 before anything was charged, and
+         *     to anyone else.
+         * @description The receipt of a booking that was charged (in full or a fee), for its client and its coach: the
+         *     card, what was charged and refunded, and each movement. 404 before anything was charged, and
+         *     to anyone else.
+         */
+        get: operations["booking_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bookings/{booking_id}/reschedule": {
         parameters: {
             query?: never;
@@ -502,12 +585,18 @@ export interface paths {
          *     the same coach and a date, in one step: the answer is the new booking (pending, with
          *     `rescheduled_from`); the old one is cancelled by the client (a late cancellation when a cancel
          *     now would be) with `rescheduled_to`. When the new slot and date cannot be booked, nothing
-         *     changes.
+         *     changes. Money: when the price is the same and the old booking's hold is in place, the hold
+         *     follows the new booking (the old one reads `released`); otherwise the old hold is released and
+         *     the new booking held afresh, on the client's default card or the old booking's. A move is never
+         *     charged a fee.
          * @description Move one of the client's pending or confirmed bookings that has not started to another slot of
          *     the same coach and a date, in one step: the answer is the new booking (pending, with
          *     `rescheduled_from`); the old one is cancelled by the client (a late cancellation when a cancel
          *     now would be) with `rescheduled_to`. When the new slot and date cannot be booked, nothing
-         *     changes.
+         *     changes. Money: when the price is the same and the old booking's hold is in place, the hold
+         *     follows the new booking (the old one reads `released`); otherwise the old hold is released and
+         *     the new booking held afresh, on the client's default card or the old booking's. A move is never
+         *     charged a fee.
          */
         post: operations["reschedule_booking"];
         delete?: never;
@@ -599,6 +688,94 @@ export interface paths {
          */
         get: operations["calendar_feed"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's saved cards, the default first.
+         * @description The client's saved cards, the default first.
+         */
+        get: operations["list_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/payment-methods/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a card (client): a SetupIntent for the browser to confirm with Stripe.js. Once it
+         *     is confirmed the card is in `GET /client/payment-methods` (the first card is the default), and
+         *     bookings whose hold was declined are tried again with the default card.
+         * @description Start adding a card (client): a SetupIntent for the browser to confirm with Stripe.js. Once it
+         *     is confirmed the card is in `GET /client/payment-methods` (the first card is the default), and
+         *     bookings whose hold was declined are tried again with the default card.
+         */
+        post: operations["setup_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/payment-methods/{payment_method_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the client's cards, unless a booking's open payment (a hold not yet captured or
+         *     released) is on it.
+         * @description Remove one of the client's cards, unless a booking's open payment (a hold not yet captured or
+         *     released) is on it.
+         */
+        delete: operations["remove_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/payment-methods/{payment_method_id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make one of the client's cards the default; answers every card. Bookings whose hold was
+         *     declined are tried again with it.
+         * @description Make one of the client's cards the default; answers every card. Bookings whose hold was
+         *     declined are tried again with it.
+         */
+        put: operations["set_default_payment_method"];
         post?: never;
         delete?: never;
         options?: never;
@@ -805,6 +982,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coach/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in coach's earnings in a month (UTC): held now, paid, the platform's fees and net,
+         *     and each charge and refund.
+         * @description The signed-in coach's earnings in a month (UTC): held now, paid, the platform's fees and net,
+         *     and each charge and refund.
+         */
+        get: operations["coach_earnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/earnings.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in coach's statement of a month (UTC) as CSV, to download: a header row, then one
+         *     row per charge or refund, oldest first. Amounts are dollars with two decimals (`-12.50` for a
+         *     refund), not cents.
+         * @description The signed-in coach's statement of a month (UTC) as CSV, to download: a header row, then one
+         *     row per charge or refund, oldest first. Amounts are dollars with two decimals (`-12.50` for a
+         *     refund), not cents.
+         */
+        get: operations["coach_earnings_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coach/exceptions": {
         parameters: {
             query?: never;
@@ -866,10 +1089,12 @@ export interface paths {
          */
         get: operations["own_policy"];
         /**
-         * Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
-         *     are held to it; a limit out of its range is a 400 naming it.
-         * @description Replace the signed-in coach's booking policy (every field is given). Bookings made from then on
-         *     are held to it; a limit out of its range is a 400 naming it.
+         * Replace the signed-in coach's booking policy: the four limits are given, each fee is given or
+         *     left out to keep it. Bookings made from then on are held to it (a booking keeps the fees of
+         *     when it was made); a value out of its range is a 400 naming it.
+         * @description Replace the signed-in coach's booking policy: the four limits are given, each fee is given or
+         *     left out to keep it. Bookings made from then on are held to it (a booking keeps the fees of
+         *     when it was made); a value out of its range is a 400 naming it.
          */
         put: operations["update_policy"];
         post?: never;
@@ -1520,6 +1745,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the browser needs to load Stripe.js and add a card: the publishable key and the script's
+         *     address (anyone; nothing in it is secret). 404 where the operator set no publishable key
+         *     (`STRIPE_PUBLISHABLE_KEY`): cards cannot be added there.
+         * @description What the browser needs to load Stripe.js and add a card: the publishable key and the script's
+         *     address (anyone; nothing in it is secret). 404 where the operator set no publishable key
+         *     (`STRIPE_PUBLISHABLE_KEY`): cards cannot be added there.
+         */
+        get: operations["payments_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider's webhook (Stripe's; no token: the `Stripe-Signature` header is the proof). The
+         *     body is relayed byte for byte to booking-svc, which checks the signature (HMAC-SHA256 of
+         *     `<t>.<body>` with the webhook secret; any `v1` may match) and that its timestamp `t` is within
+         *     5 minutes of now, applies each event id once (a replay is acknowledged and changes nothing),
+         *     and brings the payment of the booking it names in line by asking the provider, never by
+         *     trusting the body alone. Kinds it does not use are acknowledged and ignored. The body is JSON
+         *     (`Content-Type: application/json`) of at most 1 MiB, never checked against a schema here, and
+         *     an `Idempotency-Key` is not read.
+         * @description The provider's webhook (Stripe's; no token: the `Stripe-Signature` header is the proof). The
+         *     body is relayed byte for byte to booking-svc, which checks the signature (HMAC-SHA256 of
+         *     `<t>.<body>` with the webhook secret; any `v1` may match) and that its timestamp `t` is within
+         *     5 minutes of now, applies each event id once (a replay is acknowledged and changes nothing),
+         *     and brings the payment of the booking it names in line by asking the provider, never by
+         *     trusting the body alone. Kinds it does not use are acknowledged and ignored. The body is JSON
+         *     (`Content-Type: application/json`) of at most 1 MiB, never checked against a schema here, and
+         *     an `Idempotency-Key` is not read.
+         */
+        post: operations["payment_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1573,6 +1856,16 @@ export interface components {
          */
         Booking: {
             /**
+             * Format: int64
+             * @description Captured from the client's card, whole cents (the price, a fee, or 0).
+             */
+            amount_paid_cents: number;
+            /**
+             * Format: int64
+             * @description Refunded of what was captured, whole cents.
+             */
+            amount_refunded_cents: number;
+            /**
              * Format: date
              * @description YYYY-MM-DD, on the place's calendar.
              */
@@ -1593,6 +1886,11 @@ export interface components {
              * @description RFC 3339, UTC.
              */
             created_at: string;
+            /**
+             * @description The currency of every amount, ISO 4217 in lower case: `usd`.
+             * @example usd
+             */
+            currency: string;
             /** @description HH:MM, on the place's clock. */
             end_time: string;
             /**
@@ -1612,6 +1910,12 @@ export interface components {
             /** @description Empty when the slot had no location. */
             location_name: string;
             payment_status: components["schemas"]["PaymentStatus"];
+            /**
+             * Format: int64
+             * @description What the session costs in whole cents, kept when it was booked (the coach's hourly rate
+             *     times its length; a later rate change never changes it); 0 for a free session.
+             */
+            price_cents: number;
             /**
              * Format: uuid
              * @description The booking this one was moved from (a reschedule); null when none.
@@ -1657,15 +1961,24 @@ export interface components {
             booking_date: string;
             /** Format: uuid */
             coach_id: string;
+            /**
+             * @description One of the client's saved cards (`payment_method_id` from `GET /client/payment-methods`)
+             *     to hold the price on; left out, null or blank: their default card. A free session holds
+             *     nothing and ignores it.
+             */
+            payment_method_id?: string | null;
             /** Format: uuid */
             slot_id: string;
         };
         /**
-         * @description The limits a coach sets on bookings of their slots.
+         * @description The limits a coach sets on bookings of their slots, and the fees a paid session costs when the
+         *     client cancels late or does not come.
          * @example {
          *       "cancellation_window_minutes": 1440,
+         *       "late_cancellation_fee_percent": 50,
          *       "max_advance_days": 60,
          *       "min_notice_minutes": 120,
+         *       "no_show_fee_percent": 100,
          *       "response_window_minutes": 1440
          *     }
          */
@@ -1678,6 +1991,13 @@ export interface components {
             cancellation_window_minutes: number;
             /**
              * Format: int32
+             * @description The share of a paid session's price a late cancellation by the client costs, in percent
+             *     (0 to 100; default 50); the rest of the hold is released. Bookings keep the fee of when
+             *     they were made.
+             */
+            late_cancellation_fee_percent: number;
+            /**
+             * Format: int32
              * @description A session may be booked at most this many days ahead (1 to 730; default 365).
              */
             max_advance_days: number;
@@ -1688,8 +2008,59 @@ export interface components {
             min_notice_minutes: number;
             /**
              * Format: int32
+             * @description The share of a paid session's price a no-show costs, in percent (0 to 100; default 100).
+             *     Bookings keep the fee of when they were made.
+             */
+            no_show_fee_percent: number;
+            /**
+             * Format: int32
              * @description A pending request nobody answers expires after this many minutes, or at the session's start
              *     if that comes first (1 to 20160; default 2880).
+             */
+            response_window_minutes: number;
+        };
+        /**
+         * @description A coach's new booking policy: the four limits, and either fee left out to keep it as it is.
+         * @example {
+         *       "cancellation_window_minutes": 1440,
+         *       "late_cancellation_fee_percent": 50,
+         *       "max_advance_days": 60,
+         *       "min_notice_minutes": 120,
+         *       "response_window_minutes": 1440
+         *     }
+         */
+        BookingPolicyBody: {
+            /**
+             * Format: int32
+             * @description A client's cancel of a confirmed session less than this many minutes before it starts is a
+             *     late cancellation (0 to 20160).
+             */
+            cancellation_window_minutes: number;
+            /**
+             * Format: int32
+             * @description The share of the price a late cancellation costs, in percent (0 to 100); left out or null:
+             *     unchanged.
+             */
+            late_cancellation_fee_percent?: number | null;
+            /**
+             * Format: int32
+             * @description A session may be booked at most this many days ahead (1 to 730).
+             */
+            max_advance_days: number;
+            /**
+             * Format: int32
+             * @description A session must be booked at least this many minutes before it starts (0 to 43200).
+             */
+            min_notice_minutes: number;
+            /**
+             * Format: int32
+             * @description The share of the price a no-show costs, in percent (0 to 100); left out or null: unchanged.
+             */
+            no_show_fee_percent?: number | null;
+            /**
+             * Format: int32
+             * @description A pending request nobody answers expires after this many minutes, or at the session's start
+             *     if that comes first (1 to 20160).
              */
             response_window_minutes: number;
         };
@@ -2108,6 +2479,74 @@ export interface components {
             /** @description The browser or app, as its User-Agent named it when it signed in ("" when it named none). */
             user_agent: string;
         };
+        /** @description A coach's money in one month. */
+        Earnings: {
+            /** @description `usd`. */
+            currency: string;
+            /**
+             * Format: int64
+             * @description The platform's fees of those, whole cents.
+             */
+            fees_cents: number;
+            /**
+             * Format: int64
+             * @description Held on clients' cards now for the coach's sessions that have not settled, whole cents.
+             */
+            held_cents: number;
+            /** @description Each charge and refund of the month, oldest first. */
+            lines: components["schemas"]["EarningsLine"][];
+            /** @description YYYY-MM (UTC). */
+            month: string;
+            /**
+             * Format: int64
+             * @description What the coach earns of them: paid less fees, whole cents.
+             */
+            net_cents: number;
+            /**
+             * Format: int64
+             * @description Charged in the month, less refunds in the month, whole cents.
+             */
+            paid_cents: number;
+        };
+        /**
+         * @description A line of a coach's earnings: a `capture` (a client charged) or a `refund` (given back).
+         * @enum {string}
+         */
+        EarningsKind: "capture" | "refund";
+        /** @description One charge or refund in a coach's month. */
+        EarningsLine: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            at: string;
+            /**
+             * Format: date
+             * @description The session's date, YYYY-MM-DD.
+             */
+            booking_date: string;
+            /** Format: uuid */
+            booking_id: string;
+            /** Format: uuid */
+            client_id: string;
+            client_name: string;
+            /**
+             * Format: int64
+             * @description The platform's share (negative when a refund returns it).
+             */
+            fee_cents: number;
+            /**
+             * Format: int64
+             * @description Charged, whole cents (negative for a refund).
+             */
+            gross_cents: number;
+            kind: components["schemas"]["EarningsKind"];
+            /**
+             * Format: int64
+             * @description Gross less fee.
+             */
+            net_cents: number;
+        };
         /** @description How many sessions `POST /auth/logout-all` ended. */
         Ended: {
             /** Format: int32 */
@@ -2310,7 +2749,9 @@ export interface components {
             /**
              * @description The app path that shows the thing: the reader's dashboard, at the booking
              *     (`/coach/dashboard?booking=<id>`) or court reservation (`?reservation=<id>`) it concerns;
-             *     an account notice links to the dashboard alone.
+             *     an account notice links to the dashboard alone; a receipt or a refund to the booking's
+             *     receipt page (`/bookings/<id>/receipt`), a declined card to the client's payment methods
+             *     (`/client/dashboard#payment-methods`).
              */
             link: string;
             /** Format: uuid */
@@ -2326,7 +2767,7 @@ export interface components {
          * @description What a notification is about.
          * @enum {string}
          */
-        NotificationKind: "booking_requested" | "booking_confirmed" | "booking_denied" | "booking_cancelled" | "booking_expired" | "booking_rescheduled" | "booking_reminder" | "reservation_requested" | "reservation_approved" | "reservation_denied" | "reservation_cancelled" | "reservation_expired" | "reservation_reminder" | "welcome" | "password_changed" | "role_changed";
+        NotificationKind: "booking_requested" | "booking_confirmed" | "booking_denied" | "booking_cancelled" | "booking_expired" | "booking_rescheduled" | "booking_reminder" | "reservation_requested" | "reservation_approved" | "reservation_denied" | "reservation_cancelled" | "reservation_expired" | "reservation_reminder" | "payment_failed" | "payment_receipt" | "payment_refunded" | "welcome" | "password_changed" | "role_changed";
         /**
          * @description Which notifications the signed-in person also gets by email, by category (every one until
          *     changed): bookings (requests, answers, cancellations, expiries), reminders (a day before a
@@ -2347,10 +2788,53 @@ export interface components {
             email: string;
         };
         /**
-         * @description Payment is not taken yet: every booking is pending payment.
+         * @description One movement of a booking's money: the price `hold` on the card, a `capture` (charged), a
+         *     `release` (the hold, or what was left of it, let go) or a `refund`.
          * @enum {string}
          */
-        PaymentStatus: "pending";
+        PaymentLineKind: "hold" | "capture" | "release" | "refund";
+        /** @description One of the client's saved cards, as the provider reports it. */
+        PaymentMethod: {
+            /** @description `visa`, `mastercard`, `amex`, ... */
+            brand: string;
+            /**
+             * Format: int32
+             * @description 1 to 12.
+             */
+            exp_month: number;
+            /** Format: int32 */
+            exp_year: number;
+            /**
+             * @description The card new bookings hold on unless another is named, and the card a declined hold is
+             *     tried again with.
+             */
+            is_default: boolean;
+            /** @description The card number's last four digits. */
+            last4: string;
+            /** @description The provider's id of the card (`pm_...`). */
+            payment_method_id: string;
+        };
+        /**
+         * @description Where a booking's money stands (booking.v1's `payments.proto` vocabulary): `none`, the session
+         *     is free (no card, nothing held); `pending`, nothing held yet (the hold is made up to 6 days
+         *     before the session); `authorized`, the price is held on the client's card; `paid`, captured in
+         *     full; `partially_paid`, a fee was captured (a late cancellation, a no-show) and the rest
+         *     released; `released`, the hold was let go and nothing charged; `refunded`, everything captured
+         *     was refunded; `partially_refunded`, part of it was; `failed`, the card was declined (or is
+         *     gone) and the client must add or choose another.
+         * @enum {string}
+         */
+        PaymentStatus: "none" | "pending" | "authorized" | "paid" | "partially_paid" | "released" | "refunded" | "partially_refunded" | "failed";
+        /** @description What the browser needs to add a card with Stripe.js. */
+        PaymentsConfig: {
+            /**
+             * @description Where to load Stripe.js from: Stripe's `https://js.stripe.com/v3/`, or in development
+             *     localstripe's mock behind the same origin (`/stripe/js.stripe.com/v3/`).
+             */
+            js_url: string;
+            /** @description Stripe's publishable key (`pk_...`), for `Stripe(publishable_key)`. */
+            publishable_key: string;
+        };
         /** @description The upload form: one field, `file`, and no other. */
         ProfilePictureForm: {
             /**
@@ -2363,6 +2847,72 @@ export interface components {
         ProfilePictureUrl: {
             /** @description A relative path under `/uploads/`. */
             profile_picture_url: string;
+        };
+        /** @description A Stripe event object, as Stripe sends it; its fields are read only after the signature checks. */
+        ProviderEvent: Record<string, never>;
+        /** @description What a booking's client was charged and refunded. */
+        Receipt: {
+            /**
+             * Format: int64
+             * @description Charged in all, whole cents.
+             */
+            amount_paid_cents: number;
+            /**
+             * Format: int64
+             * @description Refunded of that, whole cents.
+             */
+            amount_refunded_cents: number;
+            /** @description The booking, with both names. */
+            booking: components["schemas"]["Booking"];
+            /** @description The card charged (`visa`, ...), as the provider reports it. */
+            card_brand: string;
+            card_last4: string;
+            /** @description `usd`. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the first charge was made: RFC 3339, UTC.
+             */
+            issued_at: string;
+            /** @description Every movement, oldest first. */
+            lines: components["schemas"]["ReceiptLine"][];
+            /** @description Stable for the booking: the same on every read. */
+            receipt_id: string;
+        };
+        /** @description One movement of a booking's money. */
+        ReceiptLine: {
+            /**
+             * Format: int64
+             * @description Whole cents.
+             */
+            amount_cents: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            at: string;
+            kind: components["schemas"]["PaymentLineKind"];
+            /** @description A refund's reason; null for the other kinds. */
+            reason: string | null;
+        };
+        /**
+         * @description An admin's refund of a booking's payment.
+         * @example {
+         *       "amount_cents": 3750,
+         *       "reason": "The court was closed; half back as agreed."
+         *     }
+         */
+        RefundBody: {
+            /**
+             * Format: int64
+             * @description Whole cents, at least 1 and at most what was paid less what was refunded already.
+             */
+            amount_cents: number;
+            /**
+             * @description Why: kept with the refund (audited) and told to the client; at most 500 characters, not
+             *     blank.
+             */
+            reason: string;
         };
         /**
          * @example {
@@ -2507,6 +3057,15 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "coach" | "client" | "gym";
+        /** @description A SetupIntent the browser confirms with Stripe.js to save a card. */
+        SetupIntent: {
+            /**
+             * @description For `stripe.confirmCardSetup(client_secret, ...)`: a secret, so this answer is never
+             *     stored (`Cache-Control: no-store`) nor kept for an `Idempotency-Key`.
+             */
+            client_secret: string;
+            setup_intent_id: string;
+        };
         /**
          * @description The roles a person may choose when registering (an admin is made by an admin).
          * @enum {string}
@@ -2563,6 +3122,21 @@ export interface components {
         Stats: {
             /** @description The last 12 weeks, oldest first. */
             activity: components["schemas"]["WeekActivity"][];
+            /**
+             * Format: int64
+             * @description The platform's fees of those charges, less the fees refunds gave back, whole cents.
+             */
+            fees_cents: number;
+            /**
+             * Format: int64
+             * @description Every charge ever captured, whole cents (refunds not taken off).
+             */
+            gross_cents: number;
+            /**
+             * Format: int64
+             * @description Every refund, whole cents.
+             */
+            refunds_cents: number;
             /** Format: int64 */
             total_bookings: number;
             /** Format: int64 */
@@ -2733,6 +3307,194 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_booking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundBody"];
+            };
+        };
+        responses: {
+            /** @description The refund is recorded: the booking, before the provider's refund reaches it */
+            200: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+            /** @description A field is invalid, or the amount is more than what is left to refund (paid less refunded); the detail says how much is left */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing is left to refund: its payment is not paid, partially paid or partially refunded, or every cent is refunded or being refunded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_payments: {
+        parameters: {
+            query?: {
+                /** @description Only bookings whose payment stands so. */
+                payment_status?: components["schemas"]["PaymentStatus"];
+                /** @description Only this coach's bookings. */
+                coach_id?: string;
+                /** @description Only sessions on or after this date (YYYY-MM-DD, the booking's date). */
+                from?: string;
+                /** @description Only sessions on or before this date (YYYY-MM-DD). */
+                to?: string;
+                /** @description Rows per page, 1 to 100 (50 when left out); a `Link: <…>; rel="next"` header names the next page while more remain. */
+                limit?: number;
+                /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bookings that carry money */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` (RFC 8288): the next page, while more rows remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"][];
                 };
             };
             /** @description The request is invalid; the detail names the field */
@@ -4583,6 +5345,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The session is paid and the client has no saved card to hold it on: the detail says how to add one */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Signed in with a role that cannot do this, or not the owner */
             403: {
                 headers: {
@@ -4837,6 +5608,76 @@ export interface operations {
             };
         };
     };
+    booking_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking */
+                booking_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such booking of yours, or nothing was charged for it yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     reschedule_booking: {
         parameters: {
             query?: never;
@@ -4878,6 +5719,15 @@ export interface operations {
             };
             /** @description Not signed in, or the session ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new session is paid and neither the old booking nor the client has a card to hold it on: the detail says how to add one */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5440,6 +6290,320 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_payment_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"][];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setup_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A SetupIntent to confirm in the browser */
+            201: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description One of the client's cards, as the list gives it */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such card of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A booking's open payment is held on this card; it can go once that session is settled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_default_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes for this one action (a UUID, say), sent again unchanged with every retry of it: the request is carried out once per caller and key, and a retry within 24 hours with the same request gets the first answer again (same status and body, with `Idempotent-Replayed: true`), even when the first answer never arrived. The same key with another request is 422; a retry while the first attempt is still being carried out is 409 with `Retry-After`. A 5xx answer is not kept. Keys belong to the signed-in user (to the client's address when anonymous). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description One of the client's cards, as the list gives it */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's cards, this one the default */
+            200: {
+                headers: {
+                    /** @description Present on an answer given again to a retry with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"][];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such card of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was already used for another request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6511,6 +7675,136 @@ export interface operations {
             };
         };
     };
+    coach_earnings: {
+        parameters: {
+            query?: {
+                /**
+                 * @description YYYY-MM, in UTC; the current month when left out.
+                 * @example 2026-11
+                 */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month's earnings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Earnings"];
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    coach_earnings_csv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description YYYY-MM, in UTC; the current month when left out.
+                 * @example 2026-11
+                 */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `booking_id,booking_date,client,kind,gross,fee,net,at`, one row per line, amounts in dollars */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="earnings-YYYY-MM.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is invalid; the detail names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in with a role that cannot do this, or not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_time_off: {
         parameters: {
             query?: never;
@@ -6815,7 +8109,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BookingPolicy"];
+                "application/json": components["schemas"]["BookingPolicyBody"];
             };
         };
         responses: {
@@ -9788,6 +11082,110 @@ export interface operations {
             };
             /** @description The Idempotency-Key was already used for another request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payments_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publishable key and Stripe.js's address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsConfig"];
+                };
+            };
+            /** @description Payments are not set up on this server (no publishable key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Courtside is busy or briefly unavailable; try again shortly */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payment_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]`, as Stripe signs */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, exactly as the provider sent it */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderEvent"];
+            };
+        };
+        responses: {
+            /** @description Applied, already applied, or of a kind that is ignored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Stripe-Signature header is missing, does not match the body, or is more than 5 minutes old */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

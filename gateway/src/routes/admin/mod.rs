@@ -1,4 +1,4 @@
-//! `/admin`: platform statistics and user management, for admins only.
+//! `/admin`: platform statistics, user management and payments, for admins only.
 //!
 //! identity-svc owns the users and enforces the rules. The gateway composes the views that span
 //! contexts: the stats (identity + booking) and one user's totals (identity + booking + coaching
@@ -6,5 +6,6 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod payments;
 pub mod stats;
 pub mod users;

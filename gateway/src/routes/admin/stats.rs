@@ -1,5 +1,5 @@
-//! Platform statistics: users by role (identity-svc) and bookings (booking-svc), with the weekly
-//! activity of both joined on the week.
+//! Platform statistics: users by role (identity-svc), bookings and the platform's money
+//! (booking-svc), with the weekly activity of users and bookings joined on the week.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,12 @@ pub struct Stats {
     pub total_coaches: i64,
     pub total_gyms: i64,
     pub total_bookings: i64,
+    /// Every charge ever captured, whole cents (refunds not taken off).
+    pub gross_cents: i64,
+    /// The platform's fees of those charges, less the fees refunds gave back, whole cents.
+    pub fees_cents: i64,
+    /// Every refund, whole cents.
+    pub refunds_cents: i64,
     /// The last 12 weeks, oldest first.
     pub activity: Vec<WeekActivity>,
 }
@@ -50,14 +56,15 @@ fn activity(signups: Vec<pb::WeeklyCount>, bookings: Vec<booking::WeeklyCount>) 
         .collect()
 }
 
-/// Platform statistics: users by role (identity) and bookings (booking), asked concurrently.
+/// Platform statistics: users by role (identity), bookings and the platform's money (booking),
+/// asked concurrently.
 #[utoipa::path(get, path = "/admin/stats", tag = "admin",
     responses((status = 200, description = "The counts and the weekly activity", body = Stats)))]
 pub(crate) async fn admin_stats(
     State(state): State<AppState>,
     session: Session,
 ) -> Result<axum::Json<Stats>, ApiError> {
-    let (users, bookings) = tokio::join!(
+    let (users, bookings, money) = tokio::join!(
         call::read!(
             state,
             identity.count_users,
@@ -70,13 +77,22 @@ pub(crate) async fn admin_stats(
             Some(&session),
             booking::CountBookingsRequest { user_id: None }
         ),
+        call::read!(
+            state,
+            booking.get_payment_totals,
+            Some(&session),
+            booking::GetPaymentTotalsRequest {}
+        ),
     );
-    let (users, bookings) = (users?, bookings?);
+    let (users, bookings, money) = (users?, bookings?, money?);
     Ok(axum::Json(Stats {
         total_users: users.total_users,
         total_coaches: users.total_coaches,
         total_gyms: users.total_gyms,
         total_bookings: bookings.total,
+        gross_cents: money.gross_cents,
+        fees_cents: money.fees_cents,
+        refunds_cents: money.refunds_cents,
         activity: activity(users.signups_per_week, bookings.per_week),
     }))
 }

@@ -334,15 +334,9 @@ AUTH_CLIENT=(-H "Authorization: Bearer $CLIENT_TOKEN")
 LOGIN_BODY="{\"email\":\"$LOGIN_EMAIL\",\"password\":\"$BENCH_PASSWORD\"}"
 
 # A paid booking needs a saved card (issue 33): the bench's clients save one at the mesh's
-# localstripe, as the web app does. A build without payments (no setup route) books without.
-PAYMENTS=0
-if curl -fsS -m 10 "$BASE_URL/api/openapi.json" | grep -q '/api/client/payment-methods/setup'; then
-  log "saving a card for each of the bench's clients (deploy/bench/cards.py, through nginx's /stripe/)"
-  "$PY" "$BENCH_DIR/cards.py" "$BASE_URL" "$RAW/client_tokens.txt" || die "saving the clients' cards failed"
-  PAYMENTS=1
-else
-  warn "this build has no payments (no /api/client/payment-methods/setup): booking creation runs without cards"
-fi
+# localstripe, as the web app does.
+log "saving a card for each of the bench's clients (deploy/bench/cards.py, through nginx's /stripe/)"
+"$PY" "$BENCH_DIR/cards.py" "$BASE_URL" "$RAW/client_tokens.txt" || die "saving the clients' cards failed"
 
 # BENCH_REPLICAS=1,2,3: the replica series instead of the scenarios (deploy/bench/replicas.sh).
 if [[ -n "${BENCH_REPLICAS:-}" ]]; then
@@ -418,11 +412,7 @@ run_book() {
 # booking priced and its card checked against the local mirror (the provider is not called while
 # booking: these sessions start months ahead, their holds come later); then free coaches (rate 0,
 # payment_status none). Each on its own distinct slots.
-if ((PAYMENTS)); then
-  run_book book "POST /api/bookings (distinct slots, paid coaches: payments on)" "$FIXTURES/booking_bodies.jsonl"
-else
-  run_book book "POST /api/bookings (distinct slots, paid coaches; this build has no payments)" "$FIXTURES/booking_bodies.jsonl"
-fi
+run_book book "POST /api/bookings (distinct slots, paid coaches: payments on)" "$FIXTURES/booking_bodies.jsonl"
 run_book book_free "POST /api/bookings (distinct slots, free coaches: payments off)" "$FIXTURES/booking_bodies_free.jsonl"
 
 RACE_BODY="$("$PY" -c "import json; print(json.dumps(json.load(open('$FIXTURES/fixtures.json'))['race']))")"

@@ -416,7 +416,7 @@ stage_compose() {
     "http://127.0.0.1:$COMPOSE_PORT/stripe/v1/payment_intents")" == 200 ]] ||
     die "localstripe's API does not answer at /stripe/v1/ through nginx"
 
-  step "one booking flow through nginx: coach and client register, profile, location, slot, the client saves a card, 30 bookings (each approved: a client holds at most 3 pending with a coach), the coach sees them"
+  step "one booking flow through nginx: coach and client register, profile, location, slot, the client saves a card (through /stripe/), 30 bookings (each approved: a client holds at most 3 pending with a coach), the coach sees them"
   local suffix coach coach_id client slot location n date booking
   suffix="$(date +%s%N)"
   coach="$(api POST /auth/register '' "{\"email\":\"coach-$suffix@compose.test\",\"password\":\"Courtside-fixture-2026\",\"full_name\":\"Compose Coach\",\"role\":\"coach\"}")"
@@ -428,11 +428,7 @@ stage_compose() {
   slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"Wednesday\",\"start_time\":\"17:00\",\"end_time\":\"18:00\",\"location_id\":\"$location\"}" | field slot_id)"
   # The coach's rate is $60 an hour: each booking needs a saved card (issue 33), added as the
   # browser adds it, by confirming a SetupIntent at localstripe through nginx's /stripe/.
-  local payments=0
-  if api GET /openapi.json | grep -q '/api/client/payment-methods/setup'; then
-    add_card "$client" 4242424242424242
-    payments=1
-  fi
+  add_card "$client" 4242424242424242
   for n in $(seq 0 29); do
     date="$(date -d "next wednesday + $((14 + 7 * n)) days" +%F)"
     booking="$(api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$slot\",\"booking_date\":\"$date\"}" | field booking_id)"
@@ -442,24 +438,22 @@ stage_compose() {
   seen="$(api GET /bookings "$coach" | python3 -c 'import json, sys; v = json.load(sys.stdin); v = v.get("bookings", v) if isinstance(v, dict) else v; print(len(v))')"
   ((seen == 30)) || die "the coach sees $seen bookings, not 30"
 
-  if ((payments)); then
-    step "a session two days ahead is held on the card: payment_status authorized, and localstripe holds it (requires_capture)"
-    local soon_slot soon status=''
-    soon_slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"$(TZ=America/Chicago date -d '+2 days' +%A)\",\"start_time\":\"19:00\",\"end_time\":\"20:00\",\"location_id\":\"$location\"}" | field slot_id)"
-    soon="$(api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$soon_slot\",\"booking_date\":\"$(TZ=America/Chicago date -d '+2 days' +%F)\"}" | field booking_id)"
-    api PATCH "/coach/bookings/$soon/approve" "$coach" >/dev/null
-    # shellcheck disable=SC2016 # a Python program
-    local status_of='import json, sys; v = json.load(sys.stdin); v = v.get("bookings", v) if isinstance(v, dict) else v; print(next(b["payment_status"] for b in v if b["booking_id"] == sys.argv[1]))'
-    for _ in $(seq 1 60); do
-      status="$(api GET /bookings "$client" | python3 -c "$status_of" "$soon")"
-      [[ "$status" == authorized ]] && break
-      sleep 1
-    done
-    [[ "$status" == authorized ]] || die "the booking two days ahead reads payment_status $status, not authorized, after 60 s"
-    curl -fsS -m 10 -u sk_test_courtside_localstripe: "http://127.0.0.1:$COMPOSE_PORT/stripe/v1/payment_intents?limit=1000" |
-      python3 -c 'import json, sys; held = [p for p in json.load(sys.stdin)["data"] if p["metadata"].get("booking_id") == sys.argv[1] and p["status"] == "requires_capture"]; sys.exit(0 if len(held) == 1 else 1)' "$soon" ||
-      die "localstripe does not hold exactly one payment for the booking $soon"
-  fi
+  step "a session two days ahead is held on the card: payment_status authorized, and localstripe holds it (requires_capture)"
+  local soon_slot soon status=''
+  soon_slot="$(api POST /availability "$coach" "{\"slot_type\":\"recurring\",\"day_of_week\":\"$(TZ=America/Chicago date -d '+2 days' +%A)\",\"start_time\":\"19:00\",\"end_time\":\"20:00\",\"location_id\":\"$location\"}" | field slot_id)"
+  soon="$(api POST /bookings "$client" "{\"coach_id\":\"$coach_id\",\"slot_id\":\"$soon_slot\",\"booking_date\":\"$(TZ=America/Chicago date -d '+2 days' +%F)\"}" | field booking_id)"
+  api PATCH "/coach/bookings/$soon/approve" "$coach" >/dev/null
+  # shellcheck disable=SC2016 # a Python program
+  local status_of='import json, sys; v = json.load(sys.stdin); v = v.get("bookings", v) if isinstance(v, dict) else v; print(next(b["payment_status"] for b in v if b["booking_id"] == sys.argv[1]))'
+  for _ in $(seq 1 60); do
+    status="$(api GET "/bookings?limit=100" "$client" | python3 -c "$status_of" "$soon")"
+    [[ "$status" == authorized ]] && break
+    sleep 1
+  done
+  [[ "$status" == authorized ]] || die "the booking two days ahead reads payment_status $status, not authorized, after 60 s"
+  curl -fsS -m 10 -u sk_test_courtside_localstripe: "http://127.0.0.1:$COMPOSE_PORT/stripe/v1/payment_intents?limit=1000" |
+    python3 -c 'import json, sys; held = [p for p in json.load(sys.stdin)["data"] if p["metadata"].get("booking_id") == sys.argv[1] and p["status"] == "requires_capture"]; sys.exit(0 if len(held) == 1 else 1)' "$soon" ||
+    die "localstripe does not hold exactly one payment for the booking $soon"
 
   step "every booking-svc replica served calls"
   local id calls shares=()

@@ -148,9 +148,16 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
                 let payments = payments.clone();
                 |shutdown| payments::worker::wake_ups(payments, shutdown)
             })
-            .every("the payment worker", config.payment_interval, move || {
+            .every("the payment worker", config.payment_interval, {
                 let payments = payments.clone();
-                async move { payments::worker::run_due(&payments).await }
+                move || {
+                    let payments = payments.clone();
+                    async move { payments::worker::run_due(&payments).await }
+                }
+            })
+            .every("payment reconciliation", config.reconcile_interval, move || {
+                let payments = payments.clone();
+                async move { payments::reconcile::run(&payments).await }
             }),
     )
 }

@@ -95,6 +95,14 @@ impl Options {
         }
     }
 
+    /// Payment reconciliation every `interval` (`RECONCILE_INTERVAL`; an hour otherwise).
+    pub fn reconcile_every(self, interval: Duration) -> Self {
+        Options {
+            reconcile_interval: interval,
+            ..self
+        }
+    }
+
     pub async fn start(self) -> TestApp {
         TestApp::start_options(self).await
     }

@@ -12,6 +12,7 @@ mod list;
 mod migration;
 mod ops;
 mod payment_cards;
+mod payment_reconcile;
 mod payment_webhook;
 mod payments;
 mod payments_admin;

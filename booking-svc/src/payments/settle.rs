@@ -195,7 +195,7 @@ pub async fn refund_excess(
 }
 
 /// A reschedule (in its transaction): `old` was cancelled by the move, `new` made. When the price
-/// is the same and `old`'s price is held, the hold follows: `new` takes the intent and the card
+/// is the same, `old`'s price is held and `new` starts within [`HOLD_AHEAD`], the hold follows: `new` takes the intent and the card
 /// and reads `authorized`, `old` reads `released` (no provider call). Otherwise `old` is released
 /// (a move is never charged a fee) and `new` is held afresh, on its own card or `old`'s. Returns
 /// `new` as it now stands.
@@ -205,10 +205,13 @@ pub async fn rescheduled(
     new: &BookingRow,
     now: DateTime<Utc>,
 ) -> Result<BookingRow, Error> {
+    // A hold lapses 7 days after it was made: it follows only to a session that would be held
+    // now anyway (within HOLD_AHEAD), never to one further out.
     let follows = old.payment_status == "authorized"
         && old.charge_cents.is_none()
         && old.price_cents == new.price_cents
-        && old.payment_intent_id.is_some();
+        && old.payment_intent_id.is_some()
+        && new.starts_at <= now + HOLD_AHEAD;
     if follows {
         sqlx::query(
             "update booking.booking

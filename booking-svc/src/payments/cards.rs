@@ -30,10 +30,11 @@ use crate::{domain::ClientId, error::Error};
 /// never waits on the provider): `requested` when it is one of theirs (else [`Error::Invalid`]),
 /// else their default card, else `None` (the caller answers "payment_required: ...").
 ///
-/// Called inside booking creation's transaction, it share-locks the card until that commits, so
-/// [`remove`] (which locks the card for update first) either sees the new booking using it or
-/// removes it before: a booking never keeps a card removed under it.
-#[allow(dead_code)] // until booking creation (helper "settle") calls it
+/// It share-locks the card: called inside a transaction that then writes the booking, [`remove`]
+/// (which locks the card for update first) either sees the new booking using it or removes it
+/// before. Called with the pool (as booking creation does today), a removal racing the booking
+/// can leave it with a removed card: its hold is then declined, and the client asked for another
+/// card, as for any declined card; nothing is charged wrongly.
 pub async fn card_for_booking(
     db: impl PgExecutor<'_>,
     client: ClientId,

@@ -283,3 +283,26 @@ async fn a_first_card_tries_the_declined_holds_again() {
     .unwrap();
     assert_eq!((generation, method, error), (1, Some(card), None));
 }
+
+#[tokio::test]
+async fn a_card_holding_a_real_booking_cannot_be_removed_until_it_is_released() {
+    let app = TestApp::spawn_with_payments().await;
+    let session = crate::payments::Session::new(&app, 2).await;
+    let card = app.cards(&session.client).await.unwrap()[0]
+        .payment_method_id
+        .clone();
+    let booking = session.book(&app).await.booking_id;
+    crate::payments::wait_payment(&app, &booking, "authorized").await;
+
+    let message = expect_code(
+        remove(&app, &session.client, &card).await,
+        Code::FailedPrecondition,
+    );
+    assert!(message.contains(&booking), "{message}");
+
+    // The client cancels inside the free window: the hold is released, and the card can go.
+    app.cancel(&session.client, &booking).await.unwrap();
+    crate::payments::wait_payment(&app, &booking, "released").await;
+    remove(&app, &session.client, &card).await.unwrap();
+    assert!(app.cards(&session.client).await.unwrap().is_empty());
+}

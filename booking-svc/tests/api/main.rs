@@ -17,6 +17,7 @@ mod payment_webhook;
 mod payments;
 mod payments_admin;
 mod payments_faults;
+mod payments_moves;
 mod pending_limit;
 mod policy;
 mod reschedule;

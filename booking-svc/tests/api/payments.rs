@@ -462,54 +462,23 @@ async fn a_no_show_charges_the_no_show_fee_even_after_the_session_was_captured()
 }
 
 #[tokio::test]
-async fn a_reschedule_moves_the_hold_to_the_new_booking_without_a_provider_call() {
+async fn a_free_booking_has_no_payment_work_whatever_becomes_of_it() {
     let app = TestApp::spawn_with_payments().await;
-    let s = Session::new(&app, 3).await;
-    let later = app.one_time_slot(&s.coach, s.date, "17:00", "18:00").await;
-    let old = s.confirmed(&app).await;
-
-    let moved = app
-        .booking
-        .clone()
-        .reschedule_booking(as_user(
-            &s.client,
-            pb::RescheduleBookingRequest {
-                booking_id: old.clone(),
-                slot_id: later,
-                booking_date: s.date.to_string(),
-            },
-        ))
-        .await
-        .unwrap()
-        .into_inner()
-        .booking
-        .unwrap();
-
-    assert_eq!(moved.payment_status, "authorized");
-    assert_eq!(money(&app, &old).await, ("released".into(), 0, 0));
-    // The one hold, made for the old booking, still held: now the new one's.
-    assert_eq!(
-        at_provider(&app, &old).await,
-        AtProvider {
-            intents: 1,
-            held: 7500,
-            ..AtProvider::default()
-        }
-    );
-    let intents: Vec<Option<String>> = sqlx::query_scalar(
-        "select payment_intent_id from booking.booking where booking_id in ($1::uuid, $2::uuid)
-         order by created_at",
+    let coach = app.coach();
+    let client = app.client();
+    let date = (app.clock.now() + Duration::days(3)).date_naive();
+    let slot = app.one_time_slot(&coach, date, "15:00", "16:00").await;
+    let id = app.book(&client, coach.id, &slot, date).await.unwrap().booking_id;
+    app.approve(&coach, &id).await.unwrap();
+    app.clock.advance(Duration::days(4));
+    app.wait_for_status(&id, "completed").await;
+    let (status, charge, due): (String, Option<i64>, Option<chrono::DateTime<chrono::Utc>>) = sqlx::query_as(
+        "select payment_status, charge_cents, payment_due_at from booking.booking
+             where booking_id = $1::uuid",
     )
-    .bind(&old)
-    .bind(&moved.booking_id)
-    .fetch_all(&app.db)
+    .bind(&id)
+    .fetch_one(&app.db)
     .await
     .unwrap();
-    assert!(intents[0].is_none() && intents[1].is_some(), "{intents:?}");
-
-    app.approve(&s.coach, &moved.booking_id).await.unwrap();
-    app.clock.advance(Duration::days(4));
-    wait_payment(&app, &moved.booking_id, "paid").await;
-    assert_eq!(at_provider(&app, &old).await.captured, 7500);
-    assert_eq!(ledger(&app).await["provider"], 7500);
+    assert_eq!((status.as_str(), charge, due), ("none", None, None));
 }

@@ -337,3 +337,63 @@ async fn a_capture_the_provider_made_but_whose_answer_was_lost_is_booked_once() 
     assert_eq!(ledger(&app).await["provider"], 7500);
     assert_eq!(worker.run_due().await.unwrap(), 0, "nothing left to do");
 }
+
+#[tokio::test]
+async fn workers_racing_for_one_refund_refund_it_once() {
+    let app = TestApp::with().payments().idle_scheduler().start().await;
+    let s = Session::new(&app, 3).await;
+    let id = s.confirmed(&app).await;
+    let clock = Arc::new(app.clock.clone());
+    let worker = || {
+        booking_svc::PaymentWorker::new(
+            app.db.clone(),
+            &app.stripe().url(),
+            app.stripe().secret_key(),
+            clock.clone(),
+            1000,
+        )
+        .unwrap()
+    };
+    let (one, two) = (worker(), worker());
+    app.clock.advance(Duration::days(4));
+    app.scheduler().run_due().await.unwrap();
+    one.run_due().await.unwrap();
+    assert_eq!(money(&app, &id).await, ("paid".into(), 7500, 0));
+
+    // booking-svc's own worker wakes on the refund's commit and races the two.
+    app.booking
+        .clone()
+        .refund_booking(as_user(
+            &app.admin(),
+            pb::RefundBookingRequest {
+                booking_id: id.clone(),
+                amount_cents: 3000,
+                reason: "a short session".into(),
+            },
+        ))
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(one.run_due(), two.run_due());
+    a.unwrap();
+    b.unwrap();
+    until("the refund booked", || async { money(&app, &id).await.2 == 3000 }).await;
+    assert_eq!(
+        at_provider(&app, &id).await,
+        AtProvider {
+            intents: 1,
+            captured: 7500,
+            refunded: 3000,
+            ..AtProvider::default()
+        }
+    );
+    assert_eq!(
+        payment_events(&app, &id).await,
+        ["payment_captured", "payment_refunded"]
+    );
+    let books = ledger(&app).await;
+    // $75.00 − $30.00; the fee $7.50 less $3.00's share, $3.00 × 10 %.
+    assert_eq!(
+        (books["provider"], books["platform:fees"], books["total"]),
+        (4500, -450, 0)
+    );
+}

@@ -3,31 +3,23 @@
  * `amount_paid_cents`…) and a booking's `payment_status` in a closed vocabulary; people read
  * "$75.00", "Held", "Fee charged $37.50".
  */
+import { enumValues, type Schemas } from './api-types';
 
-/** A booking's payment_status (booking.v1 payments.proto). */
-export type PaymentStatus =
-  | 'none'
-  | 'pending'
-  | 'authorized'
-  | 'paid'
-  | 'partially_paid'
-  | 'released'
-  | 'refunded'
-  | 'partially_refunded'
-  | 'failed';
+/** A booking's payment_status, the document's closed vocabulary. */
+export type PaymentStatus = Schemas['PaymentStatus'];
 
 /** Every status, in the order the document lists them (the admin's filter). */
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'none',
-  'pending',
-  'authorized',
-  'paid',
-  'partially_paid',
-  'released',
-  'refunded',
-  'partially_refunded',
-  'failed',
-];
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = enumValues<PaymentStatus>({
+  none: true,
+  pending: true,
+  authorized: true,
+  paid: true,
+  partially_paid: true,
+  released: true,
+  refunded: true,
+  partially_refunded: true,
+  failed: true,
+});
 
 /** 7500 → "$75.00", -2000 → "−$20.00" (whole cents, no floats until the last step). */
 export function formatCents(cents: number, currency = 'usd'): string {

@@ -1,8 +1,7 @@
 /**
  * Issue 33's admin side of money: the Payments list (GET /api/admin/payments, paged on the
- * server, filtered by status, coach and dates) and a refund (POST
- * /api/admin/bookings/{id}/refund). Shapes as the issue and booking.v1 payments.proto fix them
- * (TODO: alias `Schemas[...]` once gateway/openapi.json documents these routes).
+ * server, filtered by payment status, coach and dates) and a refund (POST
+ * /api/admin/bookings/{id}/refund).
  */
 import { mutate } from 'swr';
 import { toast } from 'sonner';
@@ -14,13 +13,7 @@ import { refreshAudit } from './get-audit';
 import { ADMIN_STATS_KEY } from './get-stats';
 
 /** A booking that carries money, as the Payments list answers it. */
-export type AdminPayment = Omit<Complete<Schemas['Booking']>, 'payment_status'> & {
-  price_cents: number;
-  currency: string;
-  amount_paid_cents: number;
-  amount_refunded_cents: number;
-  payment_status: string;
-};
+export type AdminPayment = Complete<Schemas['Booking']>;
 
 export const ADMIN_PAYMENTS_KEY = '/admin/payments';
 
@@ -50,10 +43,7 @@ export function usePaymentPages(filters: PaymentFilters) {
   return { ...list, payments: list.rows };
 }
 
-export interface RefundRequest {
-  amount_cents: number;
-  reason: string;
-}
+export type RefundRequest = Schemas['RefundBody'];
 
 /** POST /api/admin/bookings/{id}/refund, then the list, the stats and the activity log again. */
 export async function refundBooking(bookingId: string, refund: RefundRequest) {

@@ -9,16 +9,12 @@ export const ROLES: readonly Role[] = ['admin', 'coach', 'client', 'gym'];
 /** One week of the activity chart; `week_start` is the Monday, YYYY-MM-DD. */
 export type WeekActivity = Schemas['WeekActivity'];
 
-/** Issue 33's revenue, in whole cents (TODO: from the document once gateway/openapi.json has it):
- * every capture, the platform's fees less those refunds returned, every refund. */
-export interface RevenueStats {
-  gross_cents?: number;
-  fees_cents?: number;
-  refunds_cents?: number;
-}
+/** The totals and the last weeks' activity, oldest first; issue 33's revenue in whole cents
+ * (every capture, the platform's fees less those refunds returned, every refund). */
+export type AdminStats = Schemas['Stats'];
 
-/** The totals and the last weeks' activity, oldest first. */
-export type AdminStats = Schemas['Stats'] & RevenueStats;
+/** The revenue figures of the stats. */
+export type RevenueStats = Pick<AdminStats, 'gross_cents' | 'fees_cents' | 'refunds_cents'>;
 
 /** A client's profile as the admin's user detail carries it. */
 export type UserProfile = Complete<Schemas['ClientProfile']>;

@@ -4,9 +4,8 @@ import type { Schemas } from '@/lib/api-types';
 import type { Booking } from './get-bookings';
 
 /** SPEC §3 "Booking request": the date is the local calendar date, YYYY-MM-DD; issue 33's
- * `payment_method_id` picks one of the client's cards (left out: their default). TODO: the
- * document's own once gateway/openapi.json has it. */
-export type BookingRequest = Schemas['BookingBody'] & { payment_method_id?: string | null };
+ * `payment_method_id` picks one of the client's cards (left out: their default). */
+export type BookingRequest = Schemas['BookingBody'];
 
 /** GET /api/bookings is the list this changes (the client's own, or the coach's). */
 export const BOOKINGS_KEY = '/bookings';

@@ -9,18 +9,10 @@ export { BOOKINGS_KEY };
 /** pending | confirmed | denied | cancelled | expired | completed | no_show. */
 export type BookingStatus = Schemas['BookingStatus'];
 
-/** Issue 33's money on a booking (whole cents, "usd"), and its payment_status in the closed
- * vocabulary of `@/lib/money` (TODO: from the document once gateway/openapi.json has them). */
-export interface BookingMoneyFields {
-  price_cents: number;
-  currency: string;
-  amount_paid_cents: number;
-  amount_refunded_cents: number;
-  payment_status: string;
-}
-
-/** A booking as GET /api/bookings lists it: the client sees coach_name, the coach client_name. */
-export type Booking = Omit<Complete<Schemas['Booking']>, 'payment_status'> & BookingMoneyFields;
+/** A booking as GET /api/bookings lists it: the client sees coach_name, the coach client_name;
+ * its money in whole cents (`price_cents`, `amount_paid_cents`, `amount_refunded_cents`) and
+ * `payment_status` (issue 33). */
+export type Booking = Complete<Schemas['Booking']>;
 
 /** GET /api/bookings: the client's own bookings, or the bookings with the signed-in coach. */
 export const getBookings = () => api.get<Booking[]>(BOOKINGS_KEY);

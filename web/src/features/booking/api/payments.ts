@@ -1,18 +1,15 @@
 /**
  * Issue 33's client side of money: the provider's public settings, the client's saved cards, a
- * booking's receipt and the coach's earnings. Shapes as the issue and booking.v1 payments.proto
- * fix them (TODO: alias `Schemas[...]` once gateway/openapi.json documents these routes).
+ * booking's receipt and the coach's earnings.
  */
 import useSWR, { mutate } from 'swr';
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import type { Booking } from './get-bookings';
 import { refreshBookings } from './get-bookings';
 
 /** GET /api/payments/config (public): the key Stripe.js is started with and where to load it. */
-export interface PaymentsConfig {
-  publishable_key: string;
-  js_url: string;
-}
+export type PaymentsConfig = Schemas['PaymentsConfig'];
 export const PAYMENTS_CONFIG_KEY = '/payments/config';
 export const usePaymentsConfig = (enabled = true) =>
   useSWR<PaymentsConfig>(enabled ? PAYMENTS_CONFIG_KEY : null, () => api.get<PaymentsConfig>(PAYMENTS_CONFIG_KEY), {
@@ -20,14 +17,7 @@ export const usePaymentsConfig = (enabled = true) =>
   });
 
 /** One of the client's saved cards. */
-export interface PaymentMethod {
-  payment_method_id: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  is_default: boolean;
-}
+export type PaymentMethod = Schemas['PaymentMethod'];
 
 /** GET /api/client/payment-methods: the client's cards, the default first. */
 export const PAYMENT_METHODS_KEY = '/client/payment-methods';
@@ -36,10 +26,7 @@ export const usePaymentMethods = (enabled = true) =>
   useSWR<PaymentMethod[]>(enabled ? PAYMENT_METHODS_KEY : null, getPaymentMethods);
 
 /** POST /api/client/payment-methods/setup → 201: the SetupIntent the browser confirms. */
-export interface CardSetup {
-  setup_intent_id: string;
-  client_secret: string;
-}
+export type CardSetup = Schemas['SetupIntent'];
 export const setupPaymentMethod = () => api.post<CardSetup>(`${PAYMENT_METHODS_KEY}/setup`);
 
 /** After a card was added or the default changed: the cards, and the bookings (a declined hold is
@@ -67,52 +54,19 @@ export const cardExpiry = (card: Pick<PaymentMethod, 'exp_month' | 'exp_year'>) 
   `${String(card.exp_month).padStart(2, '0')}/${String(card.exp_year % 100).padStart(2, '0')}`;
 
 /** One movement of a booking's money, as a receipt lists it. */
-export interface ReceiptLine {
-  kind: 'hold' | 'capture' | 'release' | 'refund' | string;
-  amount_cents: number;
-  at: string;
-  reason?: string | null;
-}
+export type ReceiptLine = Complete<Schemas['ReceiptLine']>;
 
 /** GET /api/bookings/{id}/receipt (its client and coach; 404 before anything was charged). */
-export interface Receipt {
-  receipt_id: string;
-  booking: Booking;
-  card_brand: string;
-  card_last4: string;
-  amount_paid_cents: number;
-  amount_refunded_cents: number;
-  currency: string;
-  lines: ReceiptLine[];
-  issued_at: string;
-}
+export type Receipt = Omit<Complete<Schemas['Receipt']>, 'booking' | 'lines'> & { booking: Booking; lines: ReceiptLine[] };
 export const receiptKey = (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/receipt`;
 export const useReceipt = (bookingId: string | undefined) =>
   useSWR<Receipt>(bookingId ? receiptKey(bookingId) : null, () => api.get<Receipt>(receiptKey(bookingId as string)));
 
 /** One capture or refund of the coach's month. */
-export interface EarningsLine {
-  booking_id: string;
-  booking_date: string;
-  kind: 'capture' | 'refund' | string;
-  gross_cents: number;
-  fee_cents: number;
-  net_cents: number;
-  at: string;
-  client_id: string;
-  client_name?: string;
-}
+export type EarningsLine = Complete<Schemas['EarningsLine']>;
 
 /** GET /api/coach/earnings?month=YYYY-MM. */
-export interface Earnings {
-  month?: string;
-  currency?: string;
-  held_cents: number;
-  paid_cents: number;
-  fees_cents: number;
-  net_cents: number;
-  lines: EarningsLine[];
-}
+export type Earnings = Omit<Complete<Schemas['Earnings']>, 'lines'> & { lines: EarningsLine[] };
 export const earningsKey = (month: string) => `/coach/earnings?month=${encodeURIComponent(month)}`;
 export const useEarnings = (month: string) => useSWR<Earnings>(earningsKey(month), () => api.get<Earnings>(earningsKey(month)));
 

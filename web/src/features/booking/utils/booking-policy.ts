@@ -6,16 +6,16 @@
 
 import type { Schemas } from '@/lib/api-types';
 
-/** Issue 33's two fees, percentages of the price (0-100): a late cancellation's and a no-show's.
- * TODO: from the document once gateway/openapi.json has them. */
-export interface PolicyFees {
-  late_cancellation_fee_percent?: number;
-  no_show_fee_percent?: number;
-}
+/** The four limits and issue 33's two fees (percentages of the price, 0-100: a late
+ * cancellation's and a no-show's), as GET /coach/policy answers them and PUT /coach/policy takes
+ * them. */
+export type PolicyLimits = Schemas['BookingPolicy'];
 
-/** The four limits and the two fees, as GET /coach/policy answers them and PUT /coach/policy
- * takes them. */
-export type PolicyLimits = Schemas['BookingPolicy'] & PolicyFees;
+/** The two fees, where an answer might predate them. */
+export type PolicyFees = Partial<Pick<PolicyLimits, 'late_cancellation_fee_percent' | 'no_show_fee_percent'>>;
+
+/** The four limits alone (what the calendar and the client's lines go by). */
+export type PolicyWindows = Omit<PolicyLimits, keyof PolicyFees>;
 
 /** The fees a coach has until they set their own (issue 33). */
 export const DEFAULT_LATE_FEE_PERCENT = 50;
@@ -67,7 +67,7 @@ export function formatDuration(minutes: number): string {
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 
 /** The policy as the lines a client reads before booking. */
-export function policyLines(policy: PolicyLimits): string[] {
+export function policyLines(policy: PolicyWindows): string[] {
   const lines: string[] = [];
   if (policy.min_notice_minutes > 0) lines.push(`Book at least ${formatDuration(policy.min_notice_minutes)} ahead`);
   lines.push(`Book up to ${days(policy.max_advance_days)} ahead`);
@@ -102,7 +102,7 @@ const field = (minutes: number): DurationField => {
   return { amount: String(amount), unit };
 };
 
-export function toPolicyForm(policy: PolicyLimits): PolicyForm {
+export function toPolicyForm(policy: PolicyWindows & PolicyFees): PolicyForm {
   return {
     notice: field(policy.min_notice_minutes),
     advance_days: String(policy.max_advance_days),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stops exactly what deploy/up.sh started from the same STATE_DIR (default deploy/.state): nginx,
-# the gateway and the four services, by their pid files, and removes the mesh's Redis user.
-# PostgreSQL, Redis, the database and the services' roles stay.
+# the gateway, the four services, MailDev and localstripe, by their pid files, and removes the
+# mesh's Redis user. PostgreSQL, Redis, the database, the services' roles and localstripe's store
+# (its customers, cards and payments, for the next up.sh) stay.
 # shellcheck source=deploy/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -188,7 +188,7 @@ test('a card added through Elements pays for a session: held, charged after it, 
   await refund.getByLabel('Amount ($)').fill('0.25');
   await refund.getByLabel('Reason').fill('The court lights failed for a few minutes');
   await refund.getByRole('button', { name: 'Refund' }).click();
-  await expect(page.getByText('Refunded $0.25')).toBeVisible();
+  await expect(page.getByText('Refunded $0.25', { exact: true })).toBeVisible();
   await expect
     .poll(async () => (await bookingsOf(request, client)).find((b) => b.booking_id === made.booking_id)?.payment_status, {
       timeout: 60_000,

@@ -254,11 +254,15 @@ fn the_matrix_covers_every_role_and_the_admin_routes_are_admin_only() {
             "GET /coaches/search/nearby",
             // The web app's Find Near Me / city search geocodes an address before searching.
             "GET /geocode",
+            // What the browser needs to load Stripe.js: nothing in it is secret.
+            "GET /payments/config",
             // A forgotten password: whoever forgot it cannot sign in.
             "POST /auth/forgot-password",
             "POST /auth/login",
             "POST /auth/register",
             "POST /auth/reset-password",
+            // The provider's events: its Stripe-Signature is the proof, checked by booking-svc.
+            "POST /payments/webhook",
         ],
         "a new public route is a decision: add it here on purpose"
     );

@@ -45,7 +45,7 @@ async fn coach(mesh: &Mesh, name: &str) -> (User, String) {
 
 /// Adds a card as the web app does: a SetupIntent from the API, confirmed at the provider by
 /// Stripe.js, then the list (which is where booking-svc learns of it). Answers the card's id.
-async fn add_card(mesh: &Mesh, client: &User, number: &str) -> Result<String, String> {
+pub async fn add_card(mesh: &Mesh, client: &User, number: &str) -> Result<String, String> {
     let (status, intent) = mesh
         .call(
             Method::POST,
@@ -111,7 +111,7 @@ async fn listed(mesh: &Mesh, who: &User, booking_id: &str) -> Value {
 }
 
 /// Waits until the booking's payment reads `payment_status` (the worker's work done).
-async fn until_payment(mesh: &Mesh, who: &User, booking_id: &str, payment_status: &str) -> Value {
+pub async fn until_payment(mesh: &Mesh, who: &User, booking_id: &str, payment_status: &str) -> Value {
     eventually(&format!("booking {booking_id} {payment_status}"), || async {
         let booking = listed(mesh, who, booking_id).await;
         (booking["payment_status"] == payment_status).then_some(booking)

@@ -118,7 +118,8 @@ async fn a_coach_sets_a_booking_policy_that_every_signed_in_user_reads() {
     let client = user(&mesh, "client", "Chris Client").await;
     let theirs = format!("/coach/policy/{}", coach.id);
     let defaults = json!({"min_notice_minutes": 0, "max_advance_days": 365,
-                          "response_window_minutes": 2880, "cancellation_window_minutes": 1440});
+                          "response_window_minutes": 2880, "cancellation_window_minutes": 1440,
+                          "late_cancellation_fee_percent": 50, "no_show_fee_percent": 100});
 
     let (status, own) = mesh.get("/coach/policy", Some(&coach.token)).await;
     assert_eq!((status, &own), (StatusCode::OK, &defaults));
@@ -126,7 +127,8 @@ async fn a_coach_sets_a_booking_policy_that_every_signed_in_user_reads() {
     assert_eq!((status, &read), (StatusCode::OK, &defaults));
 
     let wanted = json!({"min_notice_minutes": 120, "max_advance_days": 60,
-                        "response_window_minutes": 1440, "cancellation_window_minutes": 2880});
+                        "response_window_minutes": 1440, "cancellation_window_minutes": 2880,
+                        "late_cancellation_fee_percent": 25, "no_show_fee_percent": 80});
     let (status, saved) = put(&mesh, "/coach/policy", &coach, wanted.clone()).await;
     assert_eq!((status, &saved), (StatusCode::OK, &wanted));
     // Remembered reads of the coach's policy follow the change at once.
@@ -151,6 +153,8 @@ async fn a_policy_out_of_its_limits_or_incomplete_is_a_400_naming_the_field_and_
         ("response_window_minutes", 0),
         ("response_window_minutes", 20_161),
         ("cancellation_window_minutes", -1),
+        ("late_cancellation_fee_percent", 101),
+        ("no_show_fee_percent", -1),
     ] {
         let mut body = valid.clone();
         body[field] = json!(value);

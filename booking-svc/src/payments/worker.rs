@@ -283,6 +283,12 @@ async fn hold(p: &Payments, row: &BookingRow, now: DateTime<Utc>) -> Result<Call
                 Err(other) => return Ok(Called::Later(other.to_string())),
             };
             if !apply::intent_created(&p.db, row, &created.id, now).await? {
+                // The booking moved on meanwhile: the unconfirmed intent holds nothing, and is let
+                // go so that nothing at the provider looks open (best effort).
+                let key = idempotency(row, &format!("hold:{}:stray", row.payment_generation));
+                if let Err(error) = p.provider.cancel_intent(&created.id, &key).await {
+                    tracing::info!(intent = created.id, %error, "a stray unconfirmed intent stays");
+                }
                 return Ok(Called::Done(Outcome::Nothing));
             }
             created.id

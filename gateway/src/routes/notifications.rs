@@ -8,6 +8,9 @@
 //! - `GET /notifications/stream` pushes each new one live, as Server-Sent Events
 //!   ([`stream`]), through this replica's subscription to identity's announcements
 //!   ([`crate::live`]).
+//! - `GET`/`PUT /notifications/preferences`: which of them also come by email ([`preferences`]).
+
+pub mod preferences;
 
 use std::{convert::Infallible, sync::Arc, time::Duration};
 
@@ -21,7 +24,7 @@ use axum::{
 };
 use futures::Stream;
 use proto::identity::v1 as pb;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -29,7 +32,7 @@ use uuid::Uuid;
 use crate::{
     call,
     error::ApiError,
-    extract::{Json, PathId, Session},
+    extract::{PathId, Session},
     limits::StreamLease,
     live::Announced,
     pages::Paging,
@@ -269,74 +272,4 @@ pub(crate) async fn stream(State(state): State<AppState>, session: Session) -> R
         .headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
-}
-
-/// Which notifications the signed-in person also gets by email, by category (every one until
-/// changed): bookings (requests, answers, cancellations, expiries), reminders (a day before a
-/// session) and account (welcome, password and role changes).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"email_bookings": true, "email_reminders": true, "email_account": true}))]
-pub struct NotificationPreferences {
-    pub email_bookings: bool,
-    pub email_reminders: bool,
-    pub email_account: bool,
-}
-
-impl From<Option<pb::NotificationPreferences>> for NotificationPreferences {
-    fn from(p: Option<pb::NotificationPreferences>) -> Self {
-        let p = p.unwrap_or(pb::NotificationPreferences {
-            email_bookings: true,
-            email_reminders: true,
-            email_account: true,
-        });
-        NotificationPreferences {
-            email_bookings: p.email_bookings,
-            email_reminders: p.email_reminders,
-            email_account: p.email_account,
-        }
-    }
-}
-
-/// Which notifications the signed-in person also gets by email.
-#[utoipa::path(get, path = "/notifications/preferences", tag = "notifications",
-    responses((status = 200, description = "The email preferences", body = NotificationPreferences)))]
-pub(crate) async fn get_preferences(
-    State(state): State<AppState>,
-    session: Session,
-) -> Result<axum::Json<NotificationPreferences>, ApiError> {
-    let message = pb::GetNotificationPreferencesRequest {};
-    let reply = call::read!(
-        state,
-        identity.get_notification_preferences,
-        Some(&session),
-        message
-    )
-    .await?;
-    Ok(axum::Json(reply.preferences.into()))
-}
-
-/// Choose which notifications the signed-in person also gets by email (every category given).
-#[utoipa::path(put, path = "/notifications/preferences", tag = "notifications",
-    request_body = NotificationPreferences,
-    responses((status = 200, description = "The email preferences as saved", body = NotificationPreferences)))]
-pub(crate) async fn update_preferences(
-    State(state): State<AppState>,
-    session: Session,
-    Json(body): Json<NotificationPreferences>,
-) -> Result<axum::Json<NotificationPreferences>, ApiError> {
-    let message = pb::UpdateNotificationPreferencesRequest {
-        preferences: Some(pb::NotificationPreferences {
-            email_bookings: body.email_bookings,
-            email_reminders: body.email_reminders,
-            email_account: body.email_account,
-        }),
-    };
-    let reply = call::write!(
-        state,
-        identity.update_notification_preferences,
-        Some(&session),
-        message
-    )
-    .await?;
-    Ok(axum::Json(reply.preferences.into()))
 }

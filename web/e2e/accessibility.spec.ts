@@ -93,7 +93,7 @@ test('the admin dashboard and its user dialog have no WCAG 2.1 AA violation', as
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('table', { name: 'Users' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Sign-ups and bookings per week' })).toBeAttached();
-  await expect(page.getByRole('group', { name: 'Revenue' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Revenue', exact: true })).toBeVisible();
   await expect(page.getByTestId('admin-payment').first().or(page.getByText('No payments match these filters.'))).toBeVisible();
   await expectAccessible(page, '/admin/dashboard');
   await page.getByRole('button', { name: /^Edit / }).first().click();

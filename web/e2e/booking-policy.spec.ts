@@ -93,6 +93,9 @@ test.describe("the coach's booking policy", () => {
       max_advance_days: 14,
       response_window_minutes: 720,
       cancellation_window_minutes: 2880,
+      // The fees the coach did not touch keep their defaults.
+      late_cancellation_fee_percent: 50,
+      no_show_fee_percent: 100,
     });
   });
 

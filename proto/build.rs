@@ -2,6 +2,8 @@
 
 const PROTOS: &[&str] = &[
     "identity/v1/identity.proto",
+    "identity/v1/tokens.proto",
+    "identity/v1/webhooks.proto",
     "coaching/v1/coaching.proto",
     "booking/v1/booking.proto",
     "booking/v1/payments.proto",

@@ -2,6 +2,9 @@
 //! tokens are cached for the gateways after the commit ([`Revocations`]); changes other contexts
 //! react to write their event to the outbox in the same transaction and wake the relay.
 
+mod tokens;
+mod webhooks;
+
 use std::{future::ready, str::FromStr, sync::Arc};
 
 use futures::{
@@ -920,6 +923,90 @@ impl Identity for IdentityService {
         Ok(Response::new(pb::UpdateNotificationPreferencesResponse {
             preferences: Some(preferences_pb(p)),
         }))
+    }
+
+    async fn create_api_token(
+        &self,
+        request: Request<pb::CreateApiTokenRequest>,
+    ) -> Result<Response<pb::CreateApiTokenResponse>, Status> {
+        tokens::create_api_token(self, request).await
+    }
+
+    async fn list_api_tokens(
+        &self,
+        request: Request<pb::ListApiTokensRequest>,
+    ) -> Result<Response<pb::ListApiTokensResponse>, Status> {
+        tokens::list_api_tokens(self, request).await
+    }
+
+    async fn revoke_api_token(
+        &self,
+        request: Request<pb::RevokeApiTokenRequest>,
+    ) -> Result<Response<pb::RevokeApiTokenResponse>, Status> {
+        tokens::revoke_api_token(self, request).await
+    }
+
+    async fn exchange_api_token(
+        &self,
+        request: Request<pb::ExchangeApiTokenRequest>,
+    ) -> Result<Response<pb::ExchangeApiTokenResponse>, Status> {
+        tokens::exchange_api_token(self, request).await
+    }
+
+    async fn create_webhook(
+        &self,
+        request: Request<pb::CreateWebhookRequest>,
+    ) -> Result<Response<pb::CreateWebhookResponse>, Status> {
+        webhooks::create_webhook(self, request).await
+    }
+
+    async fn list_webhooks(
+        &self,
+        request: Request<pb::ListWebhooksRequest>,
+    ) -> Result<Response<pb::ListWebhooksResponse>, Status> {
+        webhooks::list_webhooks(self, request).await
+    }
+
+    async fn update_webhook(
+        &self,
+        request: Request<pb::UpdateWebhookRequest>,
+    ) -> Result<Response<pb::UpdateWebhookResponse>, Status> {
+        webhooks::update_webhook(self, request).await
+    }
+
+    async fn delete_webhook(
+        &self,
+        request: Request<pb::DeleteWebhookRequest>,
+    ) -> Result<Response<pb::DeleteWebhookResponse>, Status> {
+        webhooks::delete_webhook(self, request).await
+    }
+
+    async fn rotate_webhook_secret(
+        &self,
+        request: Request<pb::RotateWebhookSecretRequest>,
+    ) -> Result<Response<pb::RotateWebhookSecretResponse>, Status> {
+        webhooks::rotate_webhook_secret(self, request).await
+    }
+
+    async fn list_webhook_deliveries(
+        &self,
+        request: Request<pb::ListWebhookDeliveriesRequest>,
+    ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
+        webhooks::list_webhook_deliveries(self, request).await
+    }
+
+    async fn replay_webhook_delivery(
+        &self,
+        request: Request<pb::ReplayWebhookDeliveryRequest>,
+    ) -> Result<Response<pb::ReplayWebhookDeliveryResponse>, Status> {
+        webhooks::replay_webhook_delivery(self, request).await
+    }
+
+    async fn test_webhook(
+        &self,
+        request: Request<pb::TestWebhookRequest>,
+    ) -> Result<Response<pb::TestWebhookResponse>, Status> {
+        webhooks::test_webhook(self, request).await
     }
 }
 

@@ -74,13 +74,17 @@ async fn held_booking(app: &TestApp, intent: &str) -> Uuid {
         .await
         .unwrap();
     let id = Uuid::parse_str(&booking.booking_id).unwrap();
+    // Another replica's worker holds its lease: the webhook's wake-up of this replica's worker
+    // cannot claim it, and the nudge is seen as the webhook left it.
     sqlx::query(
         "update booking.booking set price_cents = 7500, payment_status = 'authorized', \
-             payment_intent_id = $2, payment_method_id = 'pm_x', payment_due_at = null \
+             payment_intent_id = $2, payment_method_id = 'pm_x', payment_due_at = null, \
+             payment_lease_until = $3 \
          where booking_id = $1",
     )
     .bind(id)
     .bind(intent)
+    .bind(app.clock.now() + chrono::Duration::hours(1))
     .execute(&app.db)
     .await
     .unwrap();
@@ -101,7 +105,6 @@ async fn due_at(app: &TestApp, booking: Uuid) -> Option<i64> {
 
 #[tokio::test]
 async fn a_signed_payment_event_makes_its_booking_due_once_and_a_replay_changes_nothing() {
-    // The payment worker stays idle: the nudge is seen as it was left.
     let app = TestApp::with().idle_scheduler().start().await;
     let booking = held_booking(&app, "pi_webhook1").await;
     let other = held_booking(&app, "pi_other").await;

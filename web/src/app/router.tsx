@@ -46,6 +46,8 @@ export const routes: RouteObject[] = [
           { path: paths.coaches.path, lazy: page(() => import('./routes/coaches')) },
           { path: paths.coachDetail.path, lazy: page(() => import('./routes/coach-detail')) },
           { path: paths.receipt.path, lazy: page(() => import('./routes/receipt')) },
+          // Coaches, gyms and admins; the page sends a client to their dashboard.
+          { path: paths.developers.path, lazy: page(() => import('./routes/developers')) },
         ],
       },
       {

@@ -14,6 +14,7 @@ export const paths = {
     path: '/bookings/:bookingId/receipt',
     getHref: (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/receipt`,
   },
+  developers: { path: '/developers', getHref: () => '/developers' },
   dashboards: {
     admin: { path: '/admin/dashboard', getHref: () => '/admin/dashboard' },
     coach: { path: '/coach/dashboard', getHref: () => '/coach/dashboard' },

@@ -1,8 +1,10 @@
-import { LogOut, MonitorSmartphone, UserRound } from 'lucide-react';
+import { CodeXml, LogOut, MonitorSmartphone, UserRound } from 'lucide-react';
 import * as React from 'react';
+import { NavLink } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
+import { paths } from '@/config/paths';
 import { SignedInDevicesDialog } from '@/features/auth/components/signed-in-devices';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { useLogout, useUser } from '@/lib/auth';
@@ -35,7 +37,8 @@ export function DashboardLayout({ title, subtitle, navActions, children }: Dashb
 }
 
 /** The signed-in top bar, shared by the dashboards and the signed-in coach pages: the
- * notification bell, the user's name, Signed-in devices, Logout. */
+ * notification bell, Developers (coaches, gyms and admins), the user's name, Signed-in devices,
+ * Logout. */
 export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
   const user = useUser();
   const logout = useLogout();
@@ -49,6 +52,14 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
           <NotificationBell />
           <HeaderNav label="Account">
             {navActions}
+            {user.role === 'client' ? null : (
+              <Button asChild variant="ghost" size="sm">
+                <NavLink to={paths.developers.getHref()}>
+                  <CodeXml aria-hidden="true" />
+                  Developers
+                </NavLink>
+              </Button>
+            )}
             <span className="inline-flex min-w-0 items-center gap-2 px-3 text-sm font-medium text-navy-800 sm:max-w-xs sm:px-0">
               <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
               <span className="truncate" data-testid="current-user-name">

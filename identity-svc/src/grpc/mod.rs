@@ -2,38 +2,30 @@
 //! tokens are cached for the gateways after the commit ([`Revocations`]); changes other contexts
 //! react to write their event to the outbox in the same transaction and wake the relay.
 
+mod admin;
+mod notices;
+mod sessions;
 mod tokens;
 mod webhooks;
 
-use std::{future::ready, str::FromStr, sync::Arc};
+use std::{str::FromStr, sync::Arc};
 
-use futures::{
-    StreamExt, TryStreamExt,
-    stream::{self, BoxStream},
-};
-use platform::{
-    auth::{self, Caller, Role, TokenSigner},
-    events::Event,
-    outbox::envelope,
-    pages::Page,
-};
+use futures::stream::BoxStream;
+use platform::auth::{self, Caller, Role, TokenSigner};
 use proto::identity::v1::{self as pb, identity_server::Identity};
 use sqlx::PgPool;
-use tokio::sync::{Notify, mpsc};
-use tokio_stream::wrappers::ReceiverStream;
+use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
     audit,
     domain::{
-        self, Email, FeedSecret, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields,
-        RawProfileFields, RawUserChanges, Target, UserChanges, UserFilter, notice, parse_role,
+        self, Email, FullName, Hasher, NewPassword, PasswordHash, Phone, ProfileFields, RawProfileFields,
+        notice, parse_role,
     },
     error::Error,
-    feeds,
     inbox::{self, NotificationRow, Reach},
-    reset,
     revocation::Revocations,
     store::{self, ListedUser, NewUser, ProfileRow, UserRow},
 };
@@ -466,463 +458,151 @@ impl Identity for IdentityService {
 
     type ListUsersStream = BoxStream<'static, Result<pb::ListUsersResponse, Status>>;
 
-    /// The users the filters let through, newest first. Without a limit: every one of them, in
-    /// messages of [`USERS_PAGE`], each sent as PostgreSQL hands its rows over; the messages wait
-    /// in a queue of two for the caller to take them, so however many users there are, this holds
-    /// a few messages at most. With a limit: one message, the page and where the next starts. The
-    /// count of users the filters match goes with the first message when counters know it.
     async fn list_users(
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<Self::ListUsersStream>, Status> {
-        self.current_caller(&request, &[Role::Admin]).await?;
-        let r = request.into_inner();
-        let filter = UserFilter::parse(&r.q, &r.role)?;
-        let page = Page::<store::UserKeyset>::parse(r.limit, &r.after)?;
-        let total = if filter.counted() {
-            Some(store::user_total(&self.db, filter.role).await?)
-        } else {
-            None
-        };
-        if page.limit.is_some() {
-            let rows: Vec<ListedUser> = store::list_users(&self.db, &filter, &page)
-                .try_collect()
-                .await
-                .map_err(Error::from)?;
-            let (rows, next) = page.split(rows, |u| (u.created_at, u.user_id));
-            let message = pb::ListUsersResponse {
-                users: rows.into_iter().map(pb::User::from).collect(),
-                next,
-                total,
-            };
-            return Ok(Response::new(stream::once(ready(Ok(message))).boxed()));
-        }
-        let (pages, taken) = mpsc::channel(2);
-        let db = self.db.clone();
-        tokio::spawn(async move {
-            let mut rows = store::list_users(&db, &filter, &page)
-                .map_ok(pb::User::from)
-                .try_chunks(USERS_PAGE);
-            let mut total = total;
-            let mut sent = false;
-            while let Some(page) = rows.next().await {
-                let page = page
-                    .map(|users| pb::ListUsersResponse {
-                        users,
-                        next: String::new(),
-                        total: total.take(),
-                    })
-                    .map_err(|e| Status::from(Error::from(e.1)));
-                let failed = page.is_err();
-                sent = true;
-                // The caller went away, or the list broke off: stop reading rows.
-                if pages.send(page).await.is_err() || failed {
-                    return;
-                }
-            }
-            if !sent {
-                // Nobody matches: one empty message still says so, with the count.
-                let _ = pages
-                    .send(Ok(pb::ListUsersResponse {
-                        users: Vec::new(),
-                        next: String::new(),
-                        total,
-                    }))
-                    .await;
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(taken).boxed()))
+        admin::list_users(self, request).await
     }
 
     async fn get_user(
         &self,
         request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::GetUserResponse>, Status> {
-        self.current_caller(&request, &[Role::Admin]).await?;
-        let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
-        let (user, profile) = store::user_with_profile(&self.db, user_id)
-            .await?
-            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?
-            .split();
-        let profile = profile.filter(|_| user.role == Role::Client.as_str());
-        Ok(Response::new(pb::GetUserResponse {
-            user: Some(user.into()),
-            profile: profile.map(Into::into),
-        }))
+        admin::get_user(self, request).await
     }
 
     async fn create_user(
         &self,
         request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::CreateUserResponse>, Status> {
-        let admin = self.current_caller(&request, &[Role::Admin]).await?;
-        let audit = Audit::of(&admin, &request);
-        let r = request.into_inner();
-        let user = self
-            .create_account(
-                NewAccount {
-                    email: &r.email,
-                    password: &r.password,
-                    full_name: &r.full_name,
-                    phone: r.phone.as_deref(),
-                    role: &r.role,
-                },
-                &Role::ALL,
-                Some(audit),
-            )
-            .await?;
-        Ok(Response::new(pb::CreateUserResponse {
-            user: Some(user.into()),
-        }))
+        admin::create_user(self, request).await
     }
 
     async fn update_user(
         &self,
         request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::UpdateUserResponse>, Status> {
-        let admin = self.current_caller(&request, &[Role::Admin]).await?;
-        let audit = Audit::of(&admin, &request);
-        let r = request.into_inner();
-        let user_id = parse_id(&r.user_id, "user_id")?;
-        let changes = UserChanges::parse(RawUserChanges {
-            full_name: r.full_name.as_deref(),
-            email: r.email.as_deref(),
-            phone: r.phone.as_deref(),
-            clear_phone: r.clear_phone,
-            role: r.role.as_deref(),
-            password: r.password.as_deref(),
-        })?;
-        // Hashing is slow: done before the transaction so the user's row is locked briefly.
-        let password_hash = match &changes.password {
-            Some(p) => Some(self.hasher.hash(p.expose()).await.map_err(Error::from)?),
-            None => None,
-        };
-
-        let mut tx = self.db.begin().await.map_err(Error::from)?;
-        let current = store::lock_user(&mut tx, user_id)
-            .await?
-            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?;
-        let target = Target {
-            user_id,
-            role: role_of(&current)?,
-            full_name: &current.full_name,
-        };
-        let plan = domain::plan_update(admin.user_id, &target, &changes)?;
-        let user = store::update_user(
-            &mut tx,
-            user_id,
-            store::UserUpdate {
-                email: changes.email.as_ref().map(Email::as_str),
-                full_name: changes.full_name.as_ref().map(FullName::as_str),
-                phone: &changes.phone,
-                role: changes.role.map(Role::as_str),
-                password_hash: password_hash.as_ref().map(|h| h.0.as_str()),
-                bump_token_version: plan.bump_token_version,
-            },
-        )
-        .await?;
-        if plan.bump_token_version {
-            // A new role or password ends the calendar feed's address with the sessions.
-            feeds::close(&mut *tx, user_id).await?;
-        }
-        let fields = audit::updated(&current, &user, changes.password.is_some());
-        store::record_audit(&mut *tx, &audit.entry(audit::USER_UPDATED, &current, fields)).await?;
-        for event in &plan.events {
-            store::OUTBOX
-                .record(&mut tx, &envelope(event.clone()))
-                .await
-                .map_err(Error::from)?;
-        }
-        let mut notices = Vec::new();
-        if plan.events.iter().any(|e| matches!(e, Event::RoleChanged { .. })) {
-            notices.push(notice::role_changed(user_id, &user.role));
-        }
-        if changes.password.is_some() {
-            notices.push(notice::password_changed(user_id, &user.role));
-        }
-        let rows = inbox::write(&mut tx, &notices, &self.reach.public_url).await?;
-        tx.commit().await.map_err(Error::from)?;
-        self.reach.announce(&rows).await;
-
-        if !plan.events.is_empty() {
-            self.outbox_wake.notify_one();
-        }
-        // A retry of a change whose publishing failed changes nothing more, but publishes again.
-        if plan.bump_token_version || changes.role.is_some() {
-            self.revocations
-                .token_version_changed(user_id, user.token_version)
-                .await?;
-        }
-        Ok(Response::new(pb::UpdateUserResponse {
-            user: Some(user.into()),
-        }))
+        admin::update_user(self, request).await
     }
 
     async fn delete_user(
         &self,
         request: Request<pb::DeleteUserRequest>,
     ) -> Result<Response<pb::DeleteUserResponse>, Status> {
-        let admin = self.current_caller(&request, &[Role::Admin]).await?;
-        let audit = Audit::of(&admin, &request);
-        let user_id = parse_id(&request.get_ref().user_id, "user_id")?;
-
-        let mut tx = self.db.begin().await.map_err(Error::from)?;
-        let user = store::lock_user(&mut tx, user_id)
-            .await?
-            .ok_or_else(|| Error::NotFound(NO_SUCH_USER.into()))?;
-        let role = role_of(&user)?;
-        domain::check_deletable(admin.user_id, user_id, role)?;
-        store::delete_user(&mut tx, user_id).await?;
-        store::record_audit(
-            &mut *tx,
-            &audit.entry(audit::USER_DELETED, &user, audit::deleted(&user)),
-        )
-        .await?;
-        store::OUTBOX
-            .record(&mut tx, &envelope(Event::UserDeleted { user_id, role }))
-            .await
-            .map_err(Error::from)?;
-        tx.commit().await.map_err(Error::from)?;
-
-        self.outbox_wake.notify_one();
-        self.revocations.user_deleted(user_id).await?;
-        Ok(Response::new(pb::DeleteUserResponse {}))
+        admin::delete_user(self, request).await
     }
 
     async fn count_users(
         &self,
         request: Request<pb::CountUsersRequest>,
     ) -> Result<Response<pb::CountUsersResponse>, Status> {
-        self.current_caller(&request, &[Role::Admin]).await?;
-        let counts = store::user_counts(&self.db).await?;
-        let weeks = store::weekly_signups(&self.db, SIGNUP_WEEKS).await?;
-        Ok(Response::new(pb::CountUsersResponse {
-            total_users: counts.total,
-            total_coaches: counts.coaches,
-            total_gyms: counts.gyms,
-            total_clients: counts.clients,
-            total_admins: counts.admins,
-            signups_per_week: weeks
-                .into_iter()
-                .map(|(week_start, count)| pb::WeeklyCount {
-                    week_start: week_start.format("%Y-%m-%d").to_string(),
-                    count,
-                })
-                .collect(),
-        }))
+        admin::count_users(self, request).await
     }
 
     async fn list_audit_entries(
         &self,
         request: Request<pb::ListAuditEntriesRequest>,
     ) -> Result<Response<pb::ListAuditEntriesResponse>, Status> {
-        self.current_caller(&request, &[Role::Admin]).await?;
-        let r = request.into_inner();
-        let page = Page::parse(r.limit, &r.after)?;
-        let rows = store::audit_entries(&self.db, &page).await?;
-        let (rows, next) = page.split(rows, |row| (row.at, row.audit_id));
-        Ok(Response::new(pb::ListAuditEntriesResponse {
-            entries: rows.into_iter().map(Into::into).collect(),
-            next,
-        }))
+        admin::list_audit_entries(self, request).await
     }
 
     async fn list_sessions(
         &self,
         request: Request<pb::ListSessionsRequest>,
     ) -> Result<Response<pb::ListSessionsResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let sessions = store::live_sessions(&self.db, caller.user_id).await?;
-        let time = |at: chrono::DateTime<chrono::Utc>| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        Ok(Response::new(pb::ListSessionsResponse {
-            sessions: sessions
-                .into_iter()
-                .map(|s| pb::Session {
-                    session_id: s.jti.to_string(),
-                    created_at: time(s.created_at),
-                    last_seen_at: time(s.last_seen_at),
-                    user_agent: s.user_agent,
-                    current: s.jti == caller.jti,
-                })
-                .collect(),
-        }))
+        sessions::list_sessions(self, request).await
     }
 
     async fn end_session(
         &self,
         request: Request<pb::EndSessionRequest>,
     ) -> Result<Response<pb::EndSessionResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let session_id = parse_id(&request.get_ref().session_id, "session_id")?;
-        let sessions = store::live_sessions(&self.db, caller.user_id).await?;
-        let ended: Vec<_> = sessions.into_iter().filter(|s| s.jti == session_id).collect();
-        if ended.is_empty() {
-            return Err(Error::NotFound("you have no signed-in session with this id".into()).into());
-        }
-        self.end_sessions(&ended).await?;
-        Ok(Response::new(pb::EndSessionResponse {}))
+        sessions::end_session(self, request).await
     }
 
     async fn end_other_sessions(
         &self,
         request: Request<pb::EndOtherSessionsRequest>,
     ) -> Result<Response<pb::EndOtherSessionsResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let others: Vec<_> = store::live_sessions(&self.db, caller.user_id)
-            .await?
-            .into_iter()
-            .filter(|s| s.jti != caller.jti)
-            .collect();
-        // Signing out everywhere ends the calendar feed's address too.
-        feeds::close(&self.db, caller.user_id).await?;
-        self.end_sessions(&others).await?;
-        Ok(Response::new(pb::EndOtherSessionsResponse {
-            ended: u32::try_from(others.len()).unwrap_or(u32::MAX),
-        }))
+        sessions::end_other_sessions(self, request).await
     }
 
     async fn get_calendar_feed(
         &self,
         request: Request<pb::GetCalendarFeedRequest>,
     ) -> Result<Response<pb::GetCalendarFeedResponse>, Status> {
-        let caller = self.current_caller(&request, &feeds::ROLES).await?;
-        // Empty when the caller has a feed already: only its hash is kept.
-        let secret = feeds::secret_of(&self.db, &caller).await?;
-        Ok(Response::new(pb::GetCalendarFeedResponse {
-            secret: secret.map(FeedSecret::into_string).unwrap_or_default(),
-        }))
+        sessions::get_calendar_feed(self, request).await
     }
 
     async fn reset_calendar_feed(
         &self,
         request: Request<pb::ResetCalendarFeedRequest>,
     ) -> Result<Response<pb::ResetCalendarFeedResponse>, Status> {
-        let caller = self.current_caller(&request, &feeds::ROLES).await?;
-        let secret = feeds::reset(&self.db, &caller).await?;
-        Ok(Response::new(pb::ResetCalendarFeedResponse {
-            secret: secret.into_string(),
-        }))
+        sessions::reset_calendar_feed(self, request).await
     }
 
     async fn resolve_calendar_feed(
         &self,
         request: Request<pb::ResolveCalendarFeedRequest>,
     ) -> Result<Response<pb::ResolveCalendarFeedResponse>, Status> {
-        let (user_id, role) = feeds::owner(&self.db, &request.get_ref().secret).await?;
-        Ok(Response::new(pb::ResolveCalendarFeedResponse {
-            user_id: user_id.to_string(),
-            role,
-        }))
+        sessions::resolve_calendar_feed(self, request).await
     }
 
     async fn list_notifications(
         &self,
         request: Request<pb::ListNotificationsRequest>,
     ) -> Result<Response<pb::ListNotificationsResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let r = request.into_inner();
-        let page = Page::<inbox::Key>::parse(r.limit, &r.after)?;
-        let rows = inbox::page(&self.db, caller.user_id, &page).await?;
-        let (rows, next) = page.split(rows, |row| (row.created_at, row.notification_id));
-        Ok(Response::new(pb::ListNotificationsResponse {
-            notifications: rows.into_iter().map(Into::into).collect(),
-            next,
-        }))
+        notices::list_notifications(self, request).await
     }
 
     async fn count_unread_notifications(
         &self,
         request: Request<pb::CountUnreadNotificationsRequest>,
     ) -> Result<Response<pb::CountUnreadNotificationsResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let count = inbox::unread_count(&self.db, caller.user_id).await?;
-        Ok(Response::new(pb::CountUnreadNotificationsResponse { count }))
+        notices::count_unread_notifications(self, request).await
     }
 
     async fn mark_notification_read(
         &self,
         request: Request<pb::MarkNotificationReadRequest>,
     ) -> Result<Response<pb::MarkNotificationReadResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let id = parse_id(&request.get_ref().notification_id, "notification_id")?;
-        if !inbox::mark_read(&self.db, caller.user_id, id).await? {
-            return Err(Error::NotFound("you have no notification with this id".into()).into());
-        }
-        Ok(Response::new(pb::MarkNotificationReadResponse {}))
+        notices::mark_notification_read(self, request).await
     }
 
     async fn mark_all_notifications_read(
         &self,
         request: Request<pb::MarkAllNotificationsReadRequest>,
     ) -> Result<Response<pb::MarkAllNotificationsReadResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        inbox::mark_all_read(&self.db, caller.user_id).await?;
-        Ok(Response::new(pb::MarkAllNotificationsReadResponse {}))
+        notices::mark_all_notifications_read(self, request).await
     }
 
     async fn forgot_password(
         &self,
         request: Request<pb::ForgotPasswordRequest>,
     ) -> Result<Response<pb::ForgotPasswordResponse>, Status> {
-        let email = &request.get_ref().email;
-        if email.trim().is_empty() {
-            return Err(Error::Invalid("email is required".into()).into());
-        }
-        reset::ask(&self.db, email).await?;
-        self.reach.reset_wake.notify_one();
-        Ok(Response::new(pb::ForgotPasswordResponse {}))
+        notices::forgot_password(self, request).await
     }
 
     async fn reset_password(
         &self,
         request: Request<pb::ResetPasswordRequest>,
     ) -> Result<Response<pb::ResetPasswordResponse>, Status> {
-        let r = request.into_inner();
-        // The token first: a wrong one never costs a hash.
-        let owner = reset::token_owner(&self.db, &r.token).await?;
-        let password = reset::check_password(&r.password, &owner)?;
-        let hash = self.hasher.hash(password.expose()).await.map_err(Error::from)?;
-        let (user, rows) = reset::reset(&self.db, &r.token, &hash.0, &self.reach.public_url).await?;
-        self.reach.announce(&rows).await;
-        self.revocations
-            .token_version_changed(user.user_id, user.token_version)
-            .await?;
-        Ok(Response::new(pb::ResetPasswordResponse { email: user.email }))
+        notices::reset_password(self, request).await
     }
 
     async fn get_notification_preferences(
         &self,
         request: Request<pb::GetNotificationPreferencesRequest>,
     ) -> Result<Response<pb::GetNotificationPreferencesResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let p = inbox::preferences(&self.db, caller.user_id).await?;
-        Ok(Response::new(pb::GetNotificationPreferencesResponse {
-            preferences: Some(preferences_pb(p)),
-        }))
+        notices::get_notification_preferences(self, request).await
     }
 
     async fn update_notification_preferences(
         &self,
         request: Request<pb::UpdateNotificationPreferencesRequest>,
     ) -> Result<Response<pb::UpdateNotificationPreferencesResponse>, Status> {
-        let caller = self.current_caller(&request, &Role::ALL).await?;
-        let p = request
-            .into_inner()
-            .preferences
-            .ok_or_else(|| Error::Invalid("preferences are required".into()))?;
-        let p = inbox::set_preferences(
-            &self.db,
-            caller.user_id,
-            inbox::Preferences {
-                email_bookings: p.email_bookings,
-                email_reminders: p.email_reminders,
-                email_account: p.email_account,
-            },
-        )
-        .await?;
-        Ok(Response::new(pb::UpdateNotificationPreferencesResponse {
-            preferences: Some(preferences_pb(p)),
-        }))
+        notices::update_notification_preferences(self, request).await
     }
 
     async fn create_api_token(
@@ -1007,13 +687,5 @@ impl Identity for IdentityService {
         request: Request<pb::TestWebhookRequest>,
     ) -> Result<Response<pb::TestWebhookResponse>, Status> {
         webhooks::test_webhook(self, request).await
-    }
-}
-
-fn preferences_pb(p: inbox::Preferences) -> pb::NotificationPreferences {
-    pb::NotificationPreferences {
-        email_bookings: p.email_bookings,
-        email_reminders: p.email_reminders,
-        email_account: p.email_account,
     }
 }

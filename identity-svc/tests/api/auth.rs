@@ -373,6 +373,7 @@ async fn an_expired_token_is_refused() {
         iat: now - 3600,
         nbf: now - 3600,
         exp: now - 1,
+        api: false,
     };
     let token = jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA),

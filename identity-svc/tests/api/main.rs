@@ -13,3 +13,6 @@ mod payments;
 mod profiles;
 mod reset;
 mod revocation;
+mod tokens;
+mod webhooks;
+mod webhooks_safety;

@@ -85,7 +85,14 @@ pub struct Claims {
     pub iat: i64,
     pub nbf: i64,
     pub exp: i64,
+    /// Minted by identity-svc for an API token (issue 37): `jti` is the token's id. Such a JWT
+    /// cannot manage tokens or webhooks. Absent (false) in a sign-in's token.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub api: bool,
 }
+
+/// How long a JWT minted for an API token lives: the gateway asks for a fresh one per request.
+pub const API_TOKEN_JWT_TTL_SECS: i64 = 5 * 60;
 
 /// The signed-in caller of an RPC or a route.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,6 +155,34 @@ impl TokenSigner {
             iat: now,
             nbf: now,
             exp: now + TOKEN_TTL_SECS,
+            api: false,
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &self.key)?;
+        Ok((token, claims))
+    }
+
+    /// A short-lived token ([`API_TOKEN_JWT_TTL_SECS`]) for the person an API token speaks for:
+    /// its `jti` is the API token's id (so revoking the API token revokes every JWT minted for
+    /// it) and its `api` claim is set.
+    pub fn issue_for_api_token(
+        &self,
+        user_id: Uuid,
+        role: Role,
+        ver: i64,
+        token_id: Uuid,
+    ) -> Result<(String, Claims), jsonwebtoken::errors::Error> {
+        let now = now_secs();
+        let claims = Claims {
+            sub: user_id,
+            role,
+            ver,
+            jti: token_id,
+            iss: ISSUER.to_owned(),
+            aud: AUDIENCE.to_owned(),
+            iat: now,
+            nbf: now,
+            exp: now + API_TOKEN_JWT_TTL_SECS,
+            api: true,
         };
         let token = jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), &claims, &self.key)?;
         Ok((token, claims))
@@ -338,6 +373,21 @@ mod tests {
         let (token, _) = signer.issue(id, Role::Coach, 3).unwrap();
         let claims = verifier.verify(&token).unwrap();
         assert_eq!((claims.sub, claims.role, claims.ver), (id, Role::Coach, 3));
+    }
+
+    #[test]
+    fn a_token_minted_for_an_api_token_says_so_and_a_sign_ins_does_not() {
+        let (signer, verifier) = pair();
+        let (user, token_id) = (Uuid::new_v4(), Uuid::new_v4());
+        let (minted, _) = signer
+            .issue_for_api_token(user, Role::Gym, 2, token_id)
+            .unwrap();
+        let claims = verifier.verify(&minted).unwrap();
+        assert!(claims.api);
+        assert_eq!((claims.sub, claims.jti, claims.ver), (user, token_id, 2));
+        assert!(claims.exp - claims.iat <= API_TOKEN_JWT_TTL_SECS);
+        let (signed_in, _) = signer.issue(user, Role::Gym, 2).unwrap();
+        assert!(!verifier.verify(&signed_in).unwrap().api);
     }
 
     #[test]

@@ -47,6 +47,31 @@ pub struct Outreach {
     /// The most password-reset letters one account gets in an hour
     /// (`RESET_LETTERS_PER_EMAIL_PER_HOUR`); further requests still answer 202 and mail nothing.
     pub reset_letters_per_hour: u32,
+    /// How webhooks reach integrators (issue 37).
+    pub webhooks: WebhookSettings,
+}
+
+/// How webhooks are delivered (`crate::webhooks`).
+#[derive(Clone, Debug)]
+pub struct WebhookSettings {
+    /// Development and tests only (`WEBHOOK_ALLOW_LOOPBACK`, default false): also allows http://
+    /// URLs and loopback addresses (never private or link-local ones).
+    pub allow_loopback: bool,
+    /// The longest one delivery attempt may take, connecting included (`WEBHOOK_TIMEOUT_MS`).
+    pub timeout: Duration,
+    /// How often due deliveries are looked for when nothing wakes the worker
+    /// (`WEBHOOK_INTERVAL_MS`); a new event wakes it at once.
+    pub interval: Duration,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            allow_loopback: false,
+            timeout: Duration::from_secs(5),
+            interval: Duration::from_secs(1),
+        }
+    }
 }
 
 impl Default for Outreach {
@@ -58,6 +83,7 @@ impl Default for Outreach {
             mail_from: "Courtside <no-reply@courtside.local>".into(),
             mail_retry_max: Duration::from_secs(60),
             reset_letters_per_hour: 3,
+            webhooks: WebhookSettings::default(),
         }
     }
 }
@@ -94,6 +120,8 @@ impl Config {
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut env = Env::new();
         let defaults = Outreach::default();
+        let hooks = WebhookSettings::default();
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let admin = match (env.optional("ADMIN_EMAIL"), env.optional("ADMIN_PASSWORD")) {
             (Some(email), Some(password)) => Some(AdminSeed {
                 email,
@@ -127,6 +155,13 @@ impl Config {
                     "RESET_LETTERS_PER_EMAIL_PER_HOUR",
                     defaults.reset_letters_per_hour,
                 ),
+                webhooks: WebhookSettings {
+                    allow_loopback: env.parsed("WEBHOOK_ALLOW_LOOPBACK", hooks.allow_loopback),
+                    timeout: Duration::from_millis(env.parsed("WEBHOOK_TIMEOUT_MS", millis(hooks.timeout))),
+                    interval: Duration::from_millis(
+                        env.parsed("WEBHOOK_INTERVAL_MS", millis(hooks.interval)),
+                    ),
+                },
             },
         };
         env.finish()?;

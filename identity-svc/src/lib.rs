@@ -24,6 +24,8 @@ mod reset;
 mod revocation;
 mod sender;
 mod store;
+mod tokens;
+mod webhooks;
 
 use std::time::Duration;
 
@@ -39,7 +41,7 @@ use platform::{
 };
 use proto::identity::v1::identity_server::IdentityServer;
 
-pub use config::{AdminSeed, Config, Outreach};
+pub use config::{AdminSeed, Config, Outreach, WebhookSettings};
 
 /// A built, bound, not yet serving identity-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
@@ -79,6 +81,14 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
     let link = RedisLink::new(&config.redis_url, REACH_REDIS_LIMIT).context("REDIS_URL")?;
     let reach = inbox::Reach::new(link.clone(), &config.redis_namespace, &config.outreach.public_url);
     let redis = redis::Client::open(config.redis_url.as_str()).context("REDIS_URL")?;
+    let webhooks = webhooks::Webhooks::new(
+        db.clone(),
+        clock.clone(),
+        config.outreach.webhooks.clone(),
+        reach.mail_wake.clone(),
+        &config.outreach.public_url,
+    )
+    .context("the webhooks' HTTP client")?;
     let service = grpc::IdentityService {
         db: db.clone(),
         hasher: domain::Hasher::start(num_cpus()).await?,
@@ -89,7 +99,10 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         ),
         outbox_wake: relay.waker(),
         reach: reach.clone(),
+        clock: clock.clone(),
+        webhooks: webhooks.clone(),
     };
+    let fan_outs = webhooks.clone();
     let reminders = reminders::Reminders {
         db: db.clone(),
         clock,
@@ -136,9 +149,11 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         Consumer::new(&config.redis_namespace, GROUP),
         move |db, envelope| {
             let reach = reach.clone();
+            let fan_out = fan_outs.clone();
             async move {
                 let rows = inbox::apply(&db, &envelope, &reach.public_url).await?;
                 reach.announce(&rows).await;
+                fan_out.fan_out(&envelope).await?;
                 // identity's change stamp is of names, which no event changes here.
                 Ok::<_, error::Error>(Applied::Nothing)
             }
@@ -150,6 +165,7 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         async move { reminders.run_due().await }
     })
     .task("the reset issuer", |shutdown| issuer.run(shutdown))
+    .task("the webhook worker", move |shutdown| webhooks.run(shutdown))
     .task("the mail sender", move |shutdown| async move {
         if let Some(sender) = sender {
             sender.run(shutdown).await;

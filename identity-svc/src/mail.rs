@@ -120,6 +120,42 @@ pub fn notification_letter(
     }
 }
 
+/// The letter telling `name` at `to` (an account with `role`) that the platform disabled their
+/// webhook to `url` for `reason`; it links to the Developers page, where it is enabled again.
+pub fn webhook_disabled_letter(
+    to: &str,
+    name: &str,
+    role: &str,
+    url: &str,
+    reason: &str,
+    public_url: &str,
+) -> Letter {
+    let title = "Your webhook was disabled";
+    let body = format!(
+        "Courtside stopped sending events to {url}: {reason} Events that happen while it is \
+         disabled are not sent to it. Fix the receiver, then enable the webhook again on the \
+         Developers page."
+    );
+    let link = format!("{public_url}/developers");
+    let preferences = format!("{public_url}{}", preferences_link(role));
+    let values = [
+        ("name", name),
+        ("title", title),
+        ("body", body.as_str()),
+        ("link", link.as_str()),
+        ("preferences", preferences.as_str()),
+    ];
+    Letter {
+        mail_id: Uuid::new_v4(),
+        to: to.to_owned(),
+        subject: title.into(),
+        text: render(NOTIFICATION_TXT, &values, false),
+        html: render(NOTIFICATION_HTML, &values, true),
+        ics: None,
+        reset_for: None,
+    }
+}
+
 /// Where the reader sets their email preferences: the bell's panel on their role's dashboard
 /// (whatever page the notification itself links to: a receipt, the payment methods).
 fn preferences_link(role: &str) -> String {

@@ -90,6 +90,10 @@ pub struct IdentityService {
     pub outbox_wake: Arc<Notify>,
     /// Announces new notifications live and wakes the mail sender; the app's address for links.
     pub reach: Reach,
+    /// Webhook subscriptions and their deliveries (issue 37).
+    pub webhooks: crate::webhooks::Webhooks,
+    /// "Now" for API tokens' expiry and last use (tests move it).
+    pub clock: platform::clock::SharedClock,
 }
 
 impl From<NotificationRow> for pb::Notification {

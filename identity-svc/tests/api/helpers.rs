@@ -66,6 +66,12 @@ pub fn config(database_url: &str, redis_url: &str) -> Config {
         outreach: identity_svc::Outreach {
             public_url: "http://courtside.test".into(),
             reminder_interval: Duration::from_millis(100),
+            // The webhook tests' receivers listen on 127.0.0.1 over http.
+            webhooks: identity_svc::WebhookSettings {
+                allow_loopback: true,
+                interval: Duration::from_millis(100),
+                ..Default::default()
+            },
             ..identity_svc::Outreach::default()
         },
     }

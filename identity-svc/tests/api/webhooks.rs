@@ -1,0 +1,617 @@
+//! Webhooks (issue 37): events of the stream reach a receiver on 127.0.0.1 (the tests' setting
+//! allows loopback) signed as Standard Webhooks says, once per id, in order per record, retried
+//! after a 500 as the clock moves, replayed with the same id, never another person's; a webhook
+//! failing for a day is disabled and its owner emailed; a lapsed lease is taken over.
+
+use std::{
+    net::SocketAddr,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU16, Ordering},
+    },
+};
+
+use axum::{
+    Router,
+    body::Bytes,
+    extract::State,
+    http::{HeaderMap, StatusCode, header::LOCATION},
+    response::IntoResponse,
+    routing::post,
+};
+use base64::{Engine, engine::general_purpose::STANDARD};
+use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use hmac::{Hmac, Mac};
+use platform::{
+    clock::{Clock, ManualClock},
+    events::{BookingFact, Envelope, Event, Party, ReservationFact},
+};
+use proto::identity::v1 as pb;
+use sha2::Sha256;
+use uuid::Uuid;
+
+use crate::helpers::{TestApp, authed, eventually};
+
+/// One request the receiver got.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub path: String,
+    pub id: String,
+    pub timestamp: String,
+    pub signature: String,
+    pub body: Bytes,
+}
+
+impl Received {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).expect("a JSON body")
+    }
+
+    pub fn kind(&self) -> String {
+        self.json()["type"].as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Whether one of the signatures is `secret`'s, verified as a receiver would (independently
+    /// of the service's code).
+    pub fn signed_by(&self, secret: &str) -> bool {
+        let key = STANDARD
+            .decode(secret.strip_prefix("whsec_").expect("a whsec_ secret"))
+            .expect("base64");
+        let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+        mac.update(format!("{}.{}.", self.id, self.timestamp).as_bytes());
+        mac.update(&self.body);
+        let expected = STANDARD.encode(mac.finalize().into_bytes());
+        self.signature
+            .split(' ')
+            .any(|s| s.strip_prefix("v1,") == Some(expected.as_str()))
+    }
+}
+
+/// An HTTP receiver on 127.0.0.1 recording every request and answering [`Receiver::answer`].
+/// `/redirect` answers 302 to `/target`.
+#[derive(Clone)]
+pub struct Receiver {
+    pub addr: SocketAddr,
+    received: Arc<Mutex<Vec<Received>>>,
+    status: Arc<AtomicU16>,
+}
+
+impl Receiver {
+    pub async fn start() -> Receiver {
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let status = Arc::new(AtomicU16::new(200));
+        let state = (received.clone(), status.clone());
+        let app = Router::new()
+            .route("/redirect", post(redirect))
+            .route("/{*path}", post(record))
+            .with_state(state);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Receiver {
+            addr,
+            received,
+            status,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}/{path}", self.addr)
+    }
+
+    /// What the receiver answers from now on.
+    pub fn answer(&self, status: u16) {
+        self.status.store(status, Ordering::SeqCst);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+
+    /// Waits until `n` requests arrived and returns them.
+    pub async fn wait_for(&self, n: usize) -> Vec<Received> {
+        eventually(&format!("{n} requests at the receiver"), || async {
+            let got = self.received();
+            (got.len() >= n).then_some(got)
+        })
+        .await
+    }
+}
+
+type ReceiverState = (Arc<Mutex<Vec<Received>>>, Arc<AtomicU16>);
+
+async fn record(
+    State((received, status)): State<ReceiverState>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    received.lock().unwrap().push(Received {
+        path: uri.path().to_owned(),
+        id: header("webhook-id"),
+        timestamp: header("webhook-timestamp"),
+        signature: header("webhook-signature"),
+        body,
+    });
+    StatusCode::from_u16(status.load(Ordering::SeqCst)).unwrap()
+}
+
+async fn redirect() -> impl IntoResponse {
+    (StatusCode::FOUND, [(LOCATION, "/target")])
+}
+
+pub fn id(user: &pb::User) -> Uuid {
+    user.user_id.parse().expect("a user id")
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+pub fn booking(coach: Uuid, client: Uuid) -> BookingFact {
+    let starts_at = Utc::now() + Duration::days(3);
+    BookingFact {
+        booking_id: Uuid::new_v4(),
+        coach_id: coach,
+        client_id: client,
+        booking_date: starts_at.format("%Y-%m-%d").to_string(),
+        start_time: starts_at.format("%H:%M").to_string(),
+        end_time: (starts_at + Duration::hours(1)).format("%H:%M").to_string(),
+        time_zone: "UTC".into(),
+        starts_at: rfc3339(starts_at),
+        ends_at: rfc3339(starts_at + Duration::hours(1)),
+        location_name: "Court A".into(),
+        rescheduled_from: None,
+        rescheduled_to: None,
+    }
+}
+
+fn reservation(coach: Uuid, gym: Uuid) -> ReservationFact {
+    let starts_at = Utc::now() + Duration::days(3);
+    ReservationFact {
+        reservation_id: Uuid::new_v4(),
+        coach_id: coach,
+        gym_id: gym,
+        gym_name: "Hoops Gym".into(),
+        location_name: "Downtown".into(),
+        court_name: "Court 1".into(),
+        date: starts_at.format("%Y-%m-%d").to_string(),
+        start_time: starts_at.format("%H:%M").to_string(),
+        end_time: (starts_at + Duration::hours(1)).format("%H:%M").to_string(),
+        time_zone: "UTC".into(),
+        starts_at: rfc3339(starts_at),
+        ends_at: rfc3339(starts_at + Duration::hours(1)),
+    }
+}
+
+pub fn envelope(event: Event) -> Envelope {
+    Envelope {
+        event_id: Uuid::new_v4(),
+        occurred_at: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+        event,
+    }
+}
+
+/// Creates a webhook of `token`'s owner to `url` for `kinds`; returns (webhook_id, secret).
+pub async fn subscribe(app: &TestApp, token: &str, url: &str, kinds: &[&str]) -> (String, String) {
+    let reply = app
+        .client()
+        .create_webhook(authed(
+            pb::CreateWebhookRequest {
+                url: url.into(),
+                event_types: kinds.iter().map(|k| (*k).to_owned()).collect(),
+                description: "tests".into(),
+            },
+            token,
+        ))
+        .await
+        .expect("CreateWebhook")
+        .into_inner();
+    (reply.webhook.expect("a webhook").webhook_id, reply.secret)
+}
+
+/// The webhook's delivery log, newest first.
+pub async fn log(app: &TestApp, token: &str, webhook_id: &str) -> Vec<pb::WebhookDelivery> {
+    app.client()
+        .list_webhook_deliveries(authed(
+            pb::ListWebhookDeliveriesRequest {
+                webhook_id: webhook_id.into(),
+                ..Default::default()
+            },
+            token,
+        ))
+        .await
+        .expect("ListWebhookDeliveries")
+        .into_inner()
+        .deliveries
+}
+
+#[tokio::test]
+async fn each_subscriber_gets_its_own_events_signed_once_per_id_and_in_order() {
+    let app = TestApp::start().await;
+    let receiver = Receiver::start().await;
+    let (coach_token, coach) = app.register("coach").await;
+    let (_, other_coach) = app.register("coach").await;
+    let (gym_token, gym) = app.register("gym").await;
+    let (_, client) = app.register("client").await;
+    let (admin_token, _) = app.admin().await;
+    let (coach_hook, coach_secret) = subscribe(
+        &app,
+        &coach_token,
+        &receiver.url("coach"),
+        &["booking.created", "booking.confirmed", "booking.rescheduled"],
+    )
+    .await;
+    let (_, gym_secret) = subscribe(&app, &gym_token, &receiver.url("gym"), &["court_request.created"]).await;
+    let (_, admin_secret) = subscribe(&app, &admin_token, &receiver.url("admin"), &["booking.created"]).await;
+
+    let mine = booking(id(&coach), id(&client));
+    let requested = envelope(Event::BookingRequested {
+        booking: mine.clone(),
+    });
+    let confirmed = envelope(Event::BookingConfirmed {
+        booking: mine.clone(),
+    });
+    let mut moved = mine.clone();
+    moved.rescheduled_to = Some(Uuid::new_v4());
+    let rescheduled = envelope(Event::BookingCancelled {
+        booking: moved,
+        by: Party::Client,
+        reason: None,
+        late: false,
+    });
+    let theirs = envelope(Event::BookingRequested {
+        booking: booking(id(&other_coach), id(&client)),
+    });
+    let court = envelope(Event::ReservationRequested {
+        reservation: reservation(id(&coach), id(&gym)),
+    });
+    for e in [&requested, &theirs, &requested, &confirmed, &court, &rescheduled] {
+        app.publish(e).await;
+    }
+
+    // coach: 3 of theirs; gym: 1; admin: 2 creations (the coach's and the other coach's).
+    receiver.wait_for(6).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let got = receiver.received();
+    let at = |path: &str| -> Vec<Received> { got.iter().filter(|r| r.path == path).cloned().collect() };
+
+    let coach_got = at("/coach");
+    let ids: Vec<&str> = coach_got.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [requested.event_id, confirmed.event_id, rescheduled.event_id]
+            .map(|i| i.to_string())
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "once each, in the order of the record's events"
+    );
+    assert!(coach_got.iter().all(|r| r.signed_by(&coach_secret)));
+    assert!(!coach_got[0].signed_by(&gym_secret));
+    let body = coach_got[0].json();
+    assert_eq!(body["type"], "booking.created");
+    assert_eq!(body["id"], requested.event_id.to_string());
+    assert_eq!(body["timestamp"], requested.occurred_at);
+    assert_eq!(body["data"]["booking_id"], mine.booking_id.to_string());
+    assert_eq!(body["data"]["status"], "pending");
+    assert_eq!(coach_got[1].json()["data"]["status"], "confirmed");
+    assert_eq!(coach_got[2].kind(), "booking.rescheduled");
+    assert_eq!(coach_got[2].json()["data"]["by"], "client");
+
+    let gym_got = at("/gym");
+    assert_eq!(gym_got.len(), 1);
+    assert_eq!(gym_got[0].kind(), "court_request.created");
+    assert!(gym_got[0].signed_by(&gym_secret));
+
+    let admin_got = at("/admin");
+    assert_eq!(admin_got.len(), 2, "an admin sees every creation");
+    assert!(admin_got.iter().all(|r| r.signed_by(&admin_secret)));
+
+    let logged = log(&app, &coach_token, &coach_hook).await;
+    assert_eq!(logged.len(), 3);
+    assert!(
+        logged
+            .iter()
+            .all(|d| d.status == "delivered" && d.attempts.len() == 1)
+    );
+    assert_eq!(logged[0].event_type, "booking.rescheduled", "newest first");
+    assert_eq!(logged[2].attempts[0].status_code, Some(200));
+    assert!(logged[2].next_attempt_at.is_none());
+}
+
+#[tokio::test]
+async fn a_failed_delivery_is_retried_with_its_id_and_holds_back_the_records_later_events() {
+    let clock = ManualClock::at(Utc::now());
+    let app = TestApp::start_with_clock(clock.clone()).await;
+    let receiver = Receiver::start().await;
+    let (token, coach) = app.register("coach").await;
+    let (_, client) = app.register("client").await;
+    let (hook, secret) = subscribe(
+        &app,
+        &token,
+        &receiver.url("in"),
+        &["booking.created", "booking.confirmed"],
+    )
+    .await;
+    receiver.answer(500);
+
+    let b = booking(id(&coach), id(&client));
+    let requested = envelope(Event::BookingRequested { booking: b.clone() });
+    let confirmed = envelope(Event::BookingConfirmed { booking: b });
+    app.publish(&requested).await;
+    receiver.wait_for(1).await;
+    app.publish(&confirmed).await;
+    let pending = eventually("both deliveries logged", || async {
+        let logged = log(&app, &token, &hook).await;
+        (logged.len() == 2).then_some(logged)
+    })
+    .await;
+    // The confirmation waits behind the failed creation; the creation waits 5 s of the clock.
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(receiver.received().len(), 1);
+    let first = &pending[1];
+    assert_eq!(first.status, "pending");
+    assert_eq!(first.attempts.len(), 1);
+    assert_eq!(first.attempts[0].status_code, Some(500));
+    assert!(first.attempts[0].error.contains("500"));
+    assert!(first.next_attempt_at.is_some());
+
+    receiver.answer(200);
+    clock.advance(Duration::seconds(6));
+    let got = receiver.wait_for(3).await;
+    let ids: Vec<String> = got.iter().map(|r| r.id.clone()).collect();
+    assert_eq!(
+        ids,
+        [requested.event_id, requested.event_id, confirmed.event_id].map(|i| i.to_string())
+    );
+    assert!(got.iter().all(|r| r.signed_by(&secret)));
+    let logged = log(&app, &token, &hook).await;
+    assert_eq!(logged[1].attempts.len(), 2, "the creation's two attempts");
+    assert_eq!(logged[1].attempts[1].status_code, Some(200));
+    assert_eq!(logged[1].status, "delivered");
+}
+
+#[tokio::test]
+async fn a_replay_and_the_test_button_send_again_with_the_right_ids() {
+    let app = TestApp::start().await;
+    let receiver = Receiver::start().await;
+    let (token, coach) = app.register("coach").await;
+    let (_, client) = app.register("client").await;
+    let (hook, secret) = subscribe(&app, &token, &receiver.url("in"), &["booking.created"]).await;
+    let event = envelope(Event::BookingRequested {
+        booking: booking(id(&coach), id(&client)),
+    });
+    app.publish(&event).await;
+    receiver.wait_for(1).await;
+    let original = eventually("the delivery logged as delivered", || async {
+        log(&app, &token, &hook)
+            .await
+            .into_iter()
+            .find(|d| d.status == "delivered")
+    })
+    .await;
+
+    let replayed = app
+        .client()
+        .replay_webhook_delivery(authed(
+            pb::ReplayWebhookDeliveryRequest {
+                webhook_id: hook.clone(),
+                delivery_id: original.delivery_id.clone(),
+            },
+            &token,
+        ))
+        .await
+        .expect("ReplayWebhookDelivery")
+        .into_inner()
+        .delivery
+        .expect("a delivery");
+    assert_ne!(replayed.delivery_id, original.delivery_id);
+    assert_eq!(replayed.event_id, event.event_id.to_string());
+    let got = receiver.wait_for(2).await;
+    assert_eq!(
+        got[1].id,
+        event.event_id.to_string(),
+        "a replay keeps the event's id"
+    );
+    assert_eq!(got[1].body, got[0].body);
+    assert!(got[1].signed_by(&secret));
+
+    let tested = app
+        .client()
+        .test_webhook(authed(
+            pb::TestWebhookRequest {
+                webhook_id: hook.clone(),
+            },
+            &token,
+        ))
+        .await
+        .expect("TestWebhook")
+        .into_inner()
+        .delivery
+        .expect("a delivery");
+    assert_eq!(tested.event_type, "webhook.test");
+    let got = receiver.wait_for(3).await;
+    assert_eq!(got[2].kind(), "webhook.test");
+    assert_eq!(got[2].id, tested.event_id);
+    assert!(got[2].signed_by(&secret));
+
+    // A rotation: both secrets sign for a day.
+    let rotated = app
+        .client()
+        .rotate_webhook_secret(authed(
+            pb::RotateWebhookSecretRequest {
+                webhook_id: hook.clone(),
+            },
+            &token,
+        ))
+        .await
+        .expect("RotateWebhookSecret")
+        .into_inner();
+    assert!(rotated.secret.starts_with("whsec_"));
+    assert_ne!(rotated.secret, secret);
+    app.client()
+        .test_webhook(authed(
+            pb::TestWebhookRequest {
+                webhook_id: hook.clone(),
+            },
+            &token,
+        ))
+        .await
+        .expect("TestWebhook");
+    let got = receiver.wait_for(4).await;
+    assert!(got[3].signed_by(&secret) && got[3].signed_by(&rotated.secret));
+    assert_eq!(got[3].signature.split(' ').count(), 2);
+
+    // The log pages newest first.
+    let page = app
+        .client()
+        .list_webhook_deliveries(authed(
+            pb::ListWebhookDeliveriesRequest {
+                webhook_id: hook.clone(),
+                limit: 3,
+                after: String::new(),
+            },
+            &token,
+        ))
+        .await
+        .expect("a page")
+        .into_inner();
+    assert_eq!(page.deliveries.len(), 3);
+    assert!(!page.next.is_empty());
+    let rest = app
+        .client()
+        .list_webhook_deliveries(authed(
+            pb::ListWebhookDeliveriesRequest {
+                webhook_id: hook.clone(),
+                limit: 3,
+                after: page.next,
+            },
+            &token,
+        ))
+        .await
+        .expect("the next page")
+        .into_inner();
+    assert_eq!(rest.deliveries.len(), 1);
+    assert_eq!(rest.deliveries[0].delivery_id, original.delivery_id);
+    assert!(rest.next.is_empty());
+}
+
+#[tokio::test]
+async fn a_webhook_failing_for_a_day_is_disabled_and_its_owner_emailed_once() {
+    let clock = ManualClock::at(Utc::now());
+    let app = TestApp::start_with_clock(clock.clone()).await;
+    let receiver = Receiver::start().await;
+    let (token, coach) = app.register("coach").await;
+    let (_, client) = app.register("client").await;
+    let (hook, _) = subscribe(&app, &token, &receiver.url("in"), &["booking.created"]).await;
+    receiver.answer(500);
+    app.publish(&envelope(Event::BookingRequested {
+        booking: booking(id(&coach), id(&client)),
+    }))
+    .await;
+    receiver.wait_for(1).await;
+
+    // Within the day: tried again, still enabled.
+    clock.advance(Duration::hours(12));
+    receiver.wait_for(2).await;
+    let listed = |app: &TestApp| {
+        let token = token.clone();
+        let mut client = app.client();
+        async move {
+            client
+                .list_webhooks(authed(pb::ListWebhooksRequest {}, &token))
+                .await
+                .expect("ListWebhooks")
+                .into_inner()
+                .webhooks
+        }
+    };
+    assert!(listed(&app).await[0].enabled);
+
+    clock.advance(Duration::hours(13));
+    let disabled = eventually("the webhook disabled", || async {
+        listed(&app).await.into_iter().find(|w| !w.enabled)
+    })
+    .await;
+    assert!(
+        disabled.disabled_reason.contains("failed for a day"),
+        "{}",
+        disabled.disabled_reason
+    );
+    let letters: Vec<(String, String)> = sqlx::query_as(
+        "select to_address, text_body from identity.mail where subject = 'Your webhook was disabled'",
+    )
+    .fetch_all(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(letters.len(), 1);
+    assert_eq!(letters[0].0, coach.email);
+    assert!(letters[0].1.contains(&receiver.url("in")));
+
+    // Disabled: nothing more is tried, whatever the clock says.
+    let tried = receiver.received().len();
+    clock.advance(Duration::hours(2));
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(receiver.received().len(), tried);
+
+    // Enabled again with a working receiver: the waiting delivery goes.
+    receiver.answer(200);
+    app.client()
+        .update_webhook(authed(
+            pb::UpdateWebhookRequest {
+                webhook_id: hook.clone(),
+                url: receiver.url("in"),
+                event_types: vec!["booking.created".into()],
+                description: String::new(),
+                enabled: true,
+            },
+            &token,
+        ))
+        .await
+        .expect("UpdateWebhook");
+    receiver.wait_for(tried + 1).await;
+    let webhook = listed(&app).await.remove(0);
+    assert!(webhook.enabled && webhook.disabled_reason.is_empty());
+}
+
+#[tokio::test]
+async fn a_delivery_whose_worker_died_is_sent_by_another_once_its_lease_lapses() {
+    let clock = ManualClock::at(Utc::now());
+    let app = TestApp::start_with_clock(clock.clone()).await;
+    let receiver = Receiver::start().await;
+    let (token, _) = app.register("coach").await;
+    let (hook, secret) = subscribe(&app, &token, &receiver.url("in"), &["booking.created"]).await;
+    // A worker claimed this delivery (a lease of a minute) and died before sending it.
+    let event_id = Uuid::new_v4();
+    let now = clock.now();
+    sqlx::query(
+        "insert into identity.webhook_delivery
+             (delivery_id, webhook_id, event_id, event_type, record_key, payload, next_attempt_at,
+              lease_until, created_at)
+         values ($1, $2, $3, 'booking.created', 'booking:x', $4, $5, $6, $5)",
+    )
+    .bind(Uuid::new_v4())
+    .bind(hook.parse::<Uuid>().unwrap())
+    .bind(event_id)
+    .bind(serde_json::json!({ "id": event_id, "type": "booking.created", "data": {} }))
+    .bind(now)
+    .bind(now + Duration::seconds(60))
+    .execute(&app.db)
+    .await
+    .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert!(receiver.received().is_empty(), "leased to the dead worker");
+
+    clock.advance(Duration::seconds(61));
+    let got = receiver.wait_for(1).await;
+    assert_eq!(got[0].id, event_id.to_string());
+    assert!(got[0].signed_by(&secret));
+}

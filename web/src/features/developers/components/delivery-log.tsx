@@ -95,11 +95,20 @@ function DeliveryRow({ delivery, replaying, disabled, onReplay }: DeliveryRowPro
               {status.text}
             </Badge>
           </p>
-          <p className="break-all text-xs text-muted-foreground">
-            Event <span className="font-mono">{delivery.event_id}</span> · {formatWhen(delivery.created_at)}
-            {delivery.status === 'pending' && delivery.next_attempt_at
-              ? ` · next try ${formatWhen(delivery.next_attempt_at)}`
-              : ''}
+          <p className="break-words text-xs text-muted-foreground">
+            Event <span className="break-all font-mono">{delivery.event_id}</span> ·{' '}
+            <time dateTime={delivery.created_at} className="whitespace-nowrap">
+              {formatWhen(delivery.created_at)}
+            </time>
+            {delivery.status === 'pending' && delivery.next_attempt_at ? (
+              <>
+                {' '}
+                · next try{' '}
+                <time dateTime={delivery.next_attempt_at} className="whitespace-nowrap">
+                  {formatWhen(delivery.next_attempt_at)}
+                </time>
+              </>
+            ) : null}
           </p>
         </div>
         <Button

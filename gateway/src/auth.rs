@@ -18,7 +18,7 @@ use std::{
 
 use axum::http::StatusCode;
 use platform::auth::Claims;
-use proto::identity::v1::CheckTokenRequest;
+use proto::identity::v1::{CheckTokenRequest, ExchangeApiTokenRequest};
 
 use crate::{call, error::ApiError, extract::Session, redis_store::TokenState, state::AppState};
 
@@ -73,6 +73,44 @@ pub async fn session(state: &AppState, token: &str) -> Result<Session, ApiError>
     Ok(Session {
         caller: (&claims).into(),
         token: Arc::from(token),
+    })
+}
+
+/// What [`api_session`] found: the session of the token's person and the token's scopes.
+pub struct ApiTokenSession {
+    pub session: Session,
+    pub token_id: String,
+    pub scopes: Vec<String>,
+}
+
+/// Whether a bearer credential is an API token's secret (issue 37) rather than a JWT.
+pub fn is_api_token(bearer: &str) -> bool {
+    bearer.starts_with("cst_")
+}
+
+/// The session an API token's secret speaks for: identity-svc trades the secret (refusing an
+/// unknown, revoked or expired one with the 401 of its detail) for a short-lived JWT of its
+/// person, whose `jti` is the token's id; that JWT then passes the same revocation check as any
+/// token, so a revocation published in Redis holds at once even if identity-svc's answer was
+/// already on its way. `used_for` ("GET /api/bookings") goes to the audit trail of an admin's
+/// token. Nothing is remembered between requests: every request is traded afresh.
+pub async fn api_session(
+    state: &AppState,
+    secret: &str,
+    used_for: String,
+) -> Result<ApiTokenSession, ApiError> {
+    let message = ExchangeApiTokenRequest {
+        secret: secret.to_owned(),
+        used_for,
+    };
+    let reply = call::read!(state, identity.exchange_api_token, None, message)
+        .await
+        .map_err(cannot_check)?;
+    let session = session(state, &reply.jwt).await?;
+    Ok(ApiTokenSession {
+        session,
+        token_id: reply.token_id,
+        scopes: reply.scopes,
     })
 }
 
@@ -136,17 +174,20 @@ async fn ask_identity(state: &AppState, user_id: &str, jti: &str) -> Result<(Opt
     };
     let reply = call::read!(state, identity.check_token, None, message)
         .await
-        .map_err(|error| {
-            if error.status.is_server_error() {
-                ApiError {
-                    retry_after: Some(1),
-                    ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, CANNOT_CHECK)
-                }
-            } else {
-                error
-            }
-        })?;
+        .map_err(cannot_check)?;
     Ok((reply.token_version, reply.jti_revoked))
+}
+
+/// identity-svc's server error, as the 503 of a sign-in that could not be checked.
+fn cannot_check(error: ApiError) -> ApiError {
+    if error.status.is_server_error() {
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, CANNOT_CHECK)
+        }
+    } else {
+        error
+    }
 }
 
 fn capitalise(s: &str) -> String {

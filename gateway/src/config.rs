@@ -44,6 +44,9 @@ pub struct Config {
     pub live_streams_per_user: u32,
     /// Profile pictures one person may upload per UTC day.
     pub uploads_per_user_per_day: u32,
+    /// Requests one API token may make per minute, over every replica
+    /// (`API_TOKEN_RATE_LIMIT_PER_MINUTE`, default 600).
+    pub api_token_rate_limit_per_minute: u32,
     /// Stripe's publishable key (`pk_...`), for the browser's Stripe.js (`STRIPE_PUBLISHABLE_KEY`,
     /// served by `GET /api/payments/config`; empty when unset). Not a secret.
     pub stripe_publishable_key: String,
@@ -106,6 +109,7 @@ impl Config {
                 .parsed("CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE", 600),
             live_streams_per_user: env.parsed("LIVE_STREAMS_PER_USER", 5),
             uploads_per_user_per_day: env.parsed("UPLOADS_PER_USER_PER_DAY", 20),
+            api_token_rate_limit_per_minute: env.parsed("API_TOKEN_RATE_LIMIT_PER_MINUTE", 600),
             stripe_publishable_key: env.or("STRIPE_PUBLISHABLE_KEY", ""),
             stripe_js_url: env.or("STRIPE_JS_URL", DEFAULT_STRIPE_JS_URL),
             grpc_deadline: Duration::from_millis(env.parsed("GRPC_DEADLINE_MS", 3000)),

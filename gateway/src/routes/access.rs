@@ -33,6 +33,8 @@ pub const GYM: Access = Access::Roles(&[Role::Gym]);
 pub const CLIENT_OR_COACH: Access = Access::Roles(&[Role::Client, Role::Coach]);
 /// Clients, coaches and gyms: everyone who has sessions (and so a calendar feed).
 pub const WITH_SESSIONS: Access = Access::Roles(&[Role::Client, Role::Coach, Role::Gym]);
+/// Coaches, gyms and admins: who may hold API tokens and webhooks (issue 37).
+pub const MANAGES_TOKENS: Access = Access::Roles(&[Role::Coach, Role::Gym, Role::Admin]);
 pub(super) const PUBLIC: Access = Access::Public;
 pub(super) const SIGNED_IN: Access = Access::SignedIn;
 

@@ -258,6 +258,7 @@ pub fn gateway_config(backing: &Backing, upstreams: Upstreams) -> gateway::Confi
         calendar_rate_limit_per_address_per_minute: 100_000,
         live_streams_per_user: 5,
         uploads_per_user_per_day: 20,
+        api_token_rate_limit_per_minute: 100_000,
         stripe_publishable_key: platform::testing::Localstripe::PUBLISHABLE_KEY.into(),
         stripe_js_url: gateway::DEFAULT_STRIPE_JS_URL.into(),
         grpc_deadline: Duration::from_secs(3),

@@ -145,6 +145,72 @@ async fn every_route_refuses_the_callers_its_row_does_not_allow_and_lets_the_oth
     );
 }
 
+/// The token column (issue 37): for every route, an API token with every scope its person may
+/// hold, of each role that may hold tokens: where the row refuses the role, the gate's 403; where
+/// the route has an area (`gateway::routes::scopes`), past the gate (neither 401 nor 403, never
+/// a 5xx); where it has none (sign-in, sessions, tokens, webhooks, notifications, calendar feeds,
+/// cards), a 403 with a detail. Public routes are not asked: they never look at a token.
+#[tokio::test]
+async fn every_route_lets_a_token_with_every_scope_through_where_it_has_an_area_and_refuses_it_elsewhere() {
+    use gateway::routes::scopes;
+
+    let mesh = Mesh::start().await;
+    let mut holders = Vec::new();
+    for role in [Role::Coach, Role::Gym, Role::Admin] {
+        let session = if role == Role::Admin {
+            mesh.admin().await
+        } else {
+            mesh.register(role.as_str()).await.0
+        };
+        let all = scopes::all_scopes();
+        let granted: Vec<&str> = all
+            .into_iter()
+            .filter(|s| role == Role::Admin || !s.starts_with("admin:"))
+            .collect();
+        let token = crate::tokens::token(&mesh, &session, "matrix", &granted).await;
+        holders.push((role, token["token"].as_str().unwrap().to_owned()));
+    }
+    let mut wrong = Vec::new();
+    for row in rows().iter().filter(|r| r.access != Access::Public) {
+        for (role, secret) in &holders {
+            let path = concrete(&row.path);
+            let (status, body) = mesh
+                .call(row.method.clone(), &path, Some(secret), body_for(&row.method))
+                .await;
+            // The role gate first; then a route of no area refuses any token.
+            let refused = !row.access.allows(Some(*role)) || scopes::area(&row.path).is_none();
+            let expected = refused.then_some(StatusCode::FORBIDDEN);
+            let verdict = match expected {
+                Some(expected) if status != expected => Some(format!("expected {expected}")),
+                Some(_) => None,
+                None if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) => {
+                    Some("expected the gate to let it through".to_owned())
+                }
+                None if status.is_server_error() => Some("expected no 5xx".to_owned()),
+                None => None,
+            };
+            if status.is_client_error() && !body["detail"].is_string() {
+                wrong.push(format!(
+                    "{} {path} with a {role} token: {status} without a detail",
+                    row.method
+                ));
+            }
+            if let Some(why) = verdict {
+                wrong.push(format!(
+                    "{} {path} with a {role} token: got {status} {body}; {why}",
+                    row.method
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong answers:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
 #[tokio::test]
 async fn a_public_route_ignores_a_bad_token_and_a_private_one_refuses_it() {
     let mesh = Mesh::start().await;

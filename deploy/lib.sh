@@ -152,7 +152,13 @@ load_config() {
   CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE="${CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE:-600}"
   LIVE_STREAMS_PER_USER="${LIVE_STREAMS_PER_USER:-5}"
   UPLOADS_PER_USER_PER_DAY="${UPLOADS_PER_USER_PER_DAY:-20}"
+  API_TOKEN_RATE_LIMIT_PER_MINUTE="${API_TOKEN_RATE_LIMIT_PER_MINUTE:-600}"
   MAX_PENDING_BOOKINGS_PER_COACH="${MAX_PENDING_BOOKINGS_PER_COACH:-3}"
+  # Webhooks (issue 37): a native mesh is for development and tests, where receivers listen on
+  # this machine: it allows http:// and loopback addresses (Compose and Kubernetes do not).
+  WEBHOOK_ALLOW_LOOPBACK="${WEBHOOK_ALLOW_LOOPBACK:-true}"
+  WEBHOOK_TIMEOUT_MS="${WEBHOOK_TIMEOUT_MS:-5000}"
+  WEBHOOK_INTERVAL_MS="${WEBHOOK_INTERVAL_MS:-1000}"
 
   # Payments (issue 33): Stripe's API, or localstripe (deploy/localstripe/) on 127.0.0.1 when
   # neither STRIPE_API_BASE nor STRIPE_SECRET_KEY is given; 8420 for the default mesh, beside the
@@ -282,6 +288,7 @@ process_env() {
       echo "CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE=$CALENDAR_RATE_LIMIT_PER_ADDRESS_PER_MINUTE"
       echo "LIVE_STREAMS_PER_USER=$LIVE_STREAMS_PER_USER"
       echo "UPLOADS_PER_USER_PER_DAY=$UPLOADS_PER_USER_PER_DAY"
+      echo "API_TOKEN_RATE_LIMIT_PER_MINUTE=$API_TOKEN_RATE_LIMIT_PER_MINUTE"
       echo "STRIPE_PUBLISHABLE_KEY=$STRIPE_PUBLISHABLE_KEY"
       echo "STRIPE_JS_URL=$STRIPE_JS_URL"
       ;;
@@ -298,6 +305,9 @@ process_env() {
       echo "PUBLIC_URL=$PUBLIC_URL"
       echo "SMTP_URL=$SMTP_URL"
       echo "MAIL_FROM=$MAIL_FROM"
+      echo "WEBHOOK_ALLOW_LOOPBACK=$WEBHOOK_ALLOW_LOOPBACK"
+      echo "WEBHOOK_TIMEOUT_MS=$WEBHOOK_TIMEOUT_MS"
+      echo "WEBHOOK_INTERVAL_MS=$WEBHOOK_INTERVAL_MS"
       ;;
     booking-svc)
       echo "COACHING_URL=$(urls_of coaching-svc)"

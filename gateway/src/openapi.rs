@@ -35,7 +35,11 @@ use crate::{
          description = "Book one-on-one basketball and volleyball coaching and gym courts.\n\n\
 Sign in with `POST /auth/login` (or register) and send the token as `Authorization: Bearer <token>`. \
 Each operation lists the roles it admits in `x-roles` (`anonymous` means no token is needed) and only \
-the error statuses it can answer. Every error body is `{\"detail\": \"...\"}`, a sentence a person \
+the error statuses it can answer. A script calls the API without a password with a personal API \
+token (`POST /tokens`, for coaches, gyms and admins) sent the same way (`Authorization: Bearer cst_...`, \
+the `apiToken` scheme): an operation an API token may call names the one scope it needs in its \
+`apiToken` security requirement and in `x-token-scope` (`<area>:read` for GET, `<area>:write` \
+otherwise); an operation without one refuses every API token with 403. Every error body is `{\"detail\": \"...\"}`, a sentence a person \
 can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `YYYY-MM-DD`.",
          contact(name = "Courtside API team"),
          license(name = "MIT", identifier = "MIT")),
@@ -50,6 +54,8 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "reviews", description = "Reviews of sessions that took place: the client of a completed booking posts one and edits it for 14 days, anyone signed in reads a coach's, the coach replies once, an admin hides an abusive one."),
         (name = "calendar", description = "Sessions in people's own calendars: a feed per client, coach and gym for calendar apps to subscribe to, and one booking as an .ics file."),
         (name = "notifications", description = "Each person's inbox: what concerns them (requests, answers, cancellations, expiries, reminders, account changes), also pushed live and by email."),
+        (name = "tokens", description = "Personal API tokens for scripts: made with a name, scopes and an optional expiry, shown once, listed with their last use, revoked at once. Managed only when signed in with a password, never with a token."),
+        (name = "webhooks", description = "Signed webhooks (Standard Webhooks): an HTTPS address subscribed to event kinds of one's own records, each delivery signed with a whsec_ secret, retried for three days, logged and replayable."),
         (name = "payments", description = "Money: a client's saved cards (added with Stripe.js), a booking's receipt, a coach's earnings, and the provider's webhook. A paid session's price is held on the client's card, charged when it completes, and released or charged the coach's fee by the other outcomes; amounts are whole cents."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,
@@ -73,8 +79,26 @@ impl Modify for Bearer {
                     .build(),
             ),
         );
+        components.add_security_scheme(
+            API_TOKEN,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("cst_")
+                    .description(Some(
+                        "A personal API token (`POST /tokens`): `Authorization: Bearer cst_...`. It \
+                         may call an operation whose `apiToken` requirement names a scope it holds \
+                         (`bookings`, `availability`, `court_requests`, `profile`, `admin`; `:read` \
+                         for GET, `:write` otherwise), as the person who made it.",
+                    ))
+                    .build(),
+            ),
+        );
     }
 }
+
+/// The name of the API tokens' security scheme (issue 37).
+pub const API_TOKEN: &str = "apiToken";
 
 pub fn base() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
@@ -93,7 +117,8 @@ pub fn document_access(paths: &mut Paths, access: Access) {
             (HttpMethod::Delete, item.delete.as_mut()),
         ] {
             if let Some(operation) = operation {
-                document_operation(operation, access, method, keyed);
+                let scope = token_scope(access, &method, path);
+                document_operation(operation, access, method, keyed, scope);
             }
         }
     }
@@ -109,16 +134,48 @@ fn roles(access: Access) -> Vec<&'static str> {
     }
 }
 
-/// `keyed`: whether a write takes an `Idempotency-Key` (every write but a relayed one).
-fn document_operation(operation: &mut Operation, access: Access, method: HttpMethod, keyed: bool) {
+/// The scope an API token needs to call the operation, when one may (`routes::scopes`): a route
+/// of an area that admits a role that can hold tokens.
+fn token_scope(access: Access, method: &HttpMethod, path: &str) -> Option<&'static str> {
+    let holders = [Role::Coach, Role::Gym, Role::Admin];
+    if access == Access::Public || !holders.iter().any(|r| access.allows(Some(*r))) {
+        return None;
+    }
+    let method = match method {
+        HttpMethod::Get => axum::http::Method::GET,
+        HttpMethod::Post => axum::http::Method::POST,
+        HttpMethod::Put => axum::http::Method::PUT,
+        HttpMethod::Patch => axum::http::Method::PATCH,
+        HttpMethod::Delete => axum::http::Method::DELETE,
+        _ => return None,
+    };
+    crate::routes::scopes::required(&method, path)
+}
+
+/// `keyed`: whether a write takes an `Idempotency-Key` (every write but a relayed one); `scope`:
+/// what an API token needs to call it (`None`: no token may).
+fn document_operation(
+    operation: &mut Operation,
+    access: Access,
+    method: HttpMethod,
+    keyed: bool,
+    scope: Option<&'static str>,
+) {
     let write = writes(&method) && keyed;
     let extensions = operation.extensions.get_or_insert_with(Default::default);
     extensions.insert("x-roles".to_owned(), serde_json::json!(roles(access)));
-    operation.security = Some(match access {
-        Access::Public => Vec::new(),
-        _ => vec![SecurityRequirement::new("bearer", Vec::<String>::new())],
+    if let Some(scope) = scope {
+        extensions.insert("x-token-scope".to_owned(), serde_json::json!(scope));
+    }
+    operation.security = Some(match (access, scope) {
+        (Access::Public, _) => Vec::new(),
+        (_, None) => vec![SecurityRequirement::new("bearer", Vec::<String>::new())],
+        (_, Some(scope)) => vec![
+            SecurityRequirement::new("bearer", Vec::<String>::new()),
+            SecurityRequirement::new(API_TOKEN, [scope]),
+        ],
     });
-    for (code, description) in errors(operation, access, method, keyed) {
+    for (code, description) in errors(operation, access, method, keyed, scope.is_some()) {
         operation
             .responses
             .responses
@@ -188,6 +245,7 @@ fn errors(
     access: Access,
     method: HttpMethod,
     keyed: bool,
+    token: bool,
 ) -> Vec<(&'static str, &'static str)> {
     let params = operation.parameters.as_deref().unwrap_or_default();
     let in_path = params.iter().any(|p| matches!(p.parameter_in, ParameterIn::Path));
@@ -205,8 +263,12 @@ fn errors(
     if matches!(access, Access::Roles(_)) {
         errors.push((
             "403",
-            "Signed in with a role that cannot do this, or not the owner",
+            "Signed in with a role that cannot do this, or not the owner; or an API token without \
+             the scope this needs",
         ));
+    } else if access != Access::Public {
+        // Any API token where none may call; one without the scope where one may.
+        errors.push(("403", "An API token cannot do this, or lacks the scope it needs"));
     }
     if in_path {
         errors.push(("404", "No such record"));
@@ -214,6 +276,12 @@ fn errors(
     if body {
         errors.push(("413", "The body is too large"));
         errors.push(("415", "The body is not JSON (Content-Type: application/json)"));
+    }
+    if token {
+        errors.push((
+            "429",
+            "The API token made too many requests this minute; wait Retry-After seconds",
+        ));
     }
     if writes(&method) && keyed {
         if !errors.iter().any(|(code, _)| *code == "400") {
@@ -487,157 +555,4 @@ fn document_pages(openapi: &mut utoipa::openapi::OpenApi) {
 }
 
 #[cfg(test)]
-mod tests {
-    fn document() -> serde_json::Value {
-        serde_json::to_value(crate::routes::document()).expect("the document serialises")
-    }
-
-    fn operations(document: &serde_json::Value) -> Vec<(String, String, &serde_json::Value)> {
-        let paths = document["paths"].as_object().expect("paths");
-        paths
-            .iter()
-            .flat_map(|(path, item)| {
-                item.as_object()
-                    .expect("a path item")
-                    .iter()
-                    .filter(|(method, _)| {
-                        ["get", "post", "put", "patch", "delete"].contains(&method.as_str())
-                    })
-                    .map(|(method, op)| (method.to_uppercase(), path.clone(), op))
-            })
-            .collect()
-    }
-
-    #[tokio::test]
-    async fn every_route_of_the_table_is_one_operation_of_the_document() {
-        let document = document();
-        let mut documented: Vec<_> = operations(&document)
-            .into_iter()
-            .map(|(method, path, _)| (method, path))
-            .collect();
-        let mut routed: Vec<_> = crate::routes::rows()
-            .into_iter()
-            .map(|row| (row.method.to_string(), row.path))
-            .collect();
-        documented.sort();
-        routed.sort();
-        assert_eq!(documented, routed);
-    }
-
-    #[tokio::test]
-    async fn the_document_is_openapi_3_1_and_every_operation_says_what_it_answers() {
-        let document = document();
-        assert!(document["openapi"].as_str().is_some_and(|v| v.starts_with("3.1")));
-        for (method, path, op) in operations(&document) {
-            let responses = op["responses"].as_object().expect("responses");
-            assert!(
-                responses.keys().any(|code| code.starts_with('2')),
-                "{method} {path} documents no success"
-            );
-            assert!(responses.contains_key("503"), "{method} {path}");
-            assert!(
-                op["description"].is_string(),
-                "{method} {path} has no description"
-            );
-            assert!(op["x-roles"].is_array(), "{method} {path} has no x-roles");
-            if op.get("requestBody").is_some() {
-                assert!(responses.contains_key("400"), "{method} {path}");
-                assert!(responses.contains_key("415"), "{method} {path}");
-            }
-        }
-    }
-
-    fn operation<'a>(document: &'a serde_json::Value, method: &str, path: &str) -> &'a serde_json::Value {
-        &document["paths"][path][method]
-    }
-
-    fn statuses(op: &serde_json::Value) -> Vec<String> {
-        op["responses"]
-            .as_object()
-            .expect("responses")
-            .keys()
-            .cloned()
-            .collect()
-    }
-
-    #[tokio::test]
-    async fn each_operation_lists_only_the_statuses_it_can_answer() {
-        let document = document();
-        let me = statuses(operation(&document, "get", "/auth/me"));
-        assert_eq!(me, ["200", "401", "503"]);
-        let logout = statuses(operation(&document, "post", "/auth/logout"));
-        assert_eq!(logout, ["204", "400", "401", "409", "422", "503"]);
-        let directory = statuses(operation(&document, "get", "/coaches"));
-        assert_eq!(
-            directory,
-            ["200", "304", "400", "503"],
-            "400: a bad filter or cursor"
-        );
-        let slot = statuses(operation(&document, "post", "/availability"));
-        assert_eq!(
-            slot,
-            ["201", "400", "401", "403", "409", "413", "415", "422", "503"]
-        );
-    }
-
-    #[tokio::test]
-    async fn public_operations_need_no_token_and_the_others_name_their_roles() {
-        let document = document();
-        let login = operation(&document, "post", "/auth/login");
-        assert_eq!(login["security"], serde_json::json!([]));
-        assert_eq!(
-            login["x-roles"],
-            serde_json::json!(["anonymous", "admin", "coach", "client", "gym"])
-        );
-        let login_limited = &login["responses"]["429"]["headers"]["Retry-After"];
-        assert!(login_limited.is_object(), "429 documents Retry-After");
-        let slot = operation(&document, "post", "/availability");
-        assert_eq!(slot["security"], serde_json::json!([{"bearer": []}]));
-        assert_eq!(slot["x-roles"], serde_json::json!(["coach"]));
-        let me = operation(&document, "get", "/auth/me");
-        assert_eq!(
-            me["x-roles"],
-            serde_json::json!(["admin", "coach", "client", "gym"])
-        );
-    }
-
-    #[tokio::test]
-    async fn every_field_an_answer_always_sends_is_required() {
-        let document = document();
-        let booking = &document["components"]["schemas"]["Booking"];
-        let mut required: Vec<&str> = booking["required"]
-            .as_array()
-            .expect("required")
-            .iter()
-            .filter_map(|v| v.as_str())
-            .collect();
-        let mut properties: Vec<&str> = booking["properties"]
-            .as_object()
-            .expect("properties")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        required.sort_unstable();
-        properties.sort_unstable();
-        assert_eq!(required, properties);
-        let location = &document["components"]["schemas"]["Location"]["required"];
-        assert!(
-            location
-                .as_array()
-                .expect("required")
-                .contains(&serde_json::json!("latitude"))
-        );
-    }
-
-    #[tokio::test]
-    async fn operation_ids_are_unique() {
-        let document = document();
-        let mut seen = std::collections::HashMap::new();
-        for (method, path, op) in operations(&document) {
-            let id = op["operationId"].as_str().unwrap_or_default().to_owned();
-            if let Some(first) = seen.insert(id.clone(), format!("{method} {path}")) {
-                panic!("operationId {id} is used by {first} and {method} {path}");
-            }
-        }
-    }
-}
+mod tests;

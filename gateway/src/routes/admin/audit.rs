@@ -21,9 +21,10 @@ pub struct AuditEntry {
     pub admin_id: String,
     /// The admin's name now ("Deleted user" once deleted).
     pub admin_name: String,
-    /// `user_created`, `user_updated` or `user_deleted`.
+    /// `user_created`, `user_updated` or `user_deleted`; `api_token_used` when an admin's API
+    /// token was used (its change `used_for` says for what: `GET /api/admin/users`).
     pub action: String,
-    /// What was acted on: `user`.
+    /// What was acted on: `user`, or `api_token` (the target is the token, named as it is named).
     pub target_type: String,
     #[schema(format = Uuid)]
     pub target_id: String,

@@ -213,6 +213,16 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     ),
     (Method::DELETE, "/client/payment-methods/{payment_method_id}", &[]),
     (Method::POST, "/admin/bookings/{booking_id}/refund", &[]),
+    // API tokens are never remembered; a revocation is one every gateway reads.
+    (Method::POST, "/tokens", &[]),
+    (Method::DELETE, "/tokens/{token_id}", &[]),
+    // Webhooks are identity's and never remembered by a gateway.
+    (Method::POST, "/webhooks", &[]),
+    (Method::PUT, "/webhooks/{webhook_id}", &[]),
+    (Method::DELETE, "/webhooks/{webhook_id}", &[]),
+    (Method::POST, "/webhooks/{webhook_id}/rotate-secret", &[]),
+    (Method::POST, "/webhooks/{webhook_id}/test", &[]),
+    (Method::POST, "/webhooks/{webhook_id}/deliveries/{delivery_id}/replay", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

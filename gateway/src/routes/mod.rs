@@ -20,10 +20,13 @@ pub mod gym;
 pub mod notifications;
 pub mod payments;
 pub mod reviews;
+pub mod scopes;
 pub mod sessions;
 mod shed;
+pub mod tokens;
+pub mod webhooks;
 
-pub use access::{ADMIN, Access, CLIENT, CLIENT_OR_COACH, COACH, GYM, WITH_SESSIONS};
+pub use access::{ADMIN, Access, CLIENT, CLIENT_OR_COACH, COACH, GYM, MANAGES_TOKENS, WITH_SESSIONS};
 use access::{PUBLIC, SIGNED_IN};
 use axum::{http::Method, middleware};
 use utoipa::openapi::path::Paths;
@@ -156,6 +159,14 @@ pub fn table() -> Vec<Route> {
         route(COACH, routes!(payments::earnings::coach_earnings_csv)),
         route(ADMIN, routes!(admin::payments::list_payments)),
         route(ADMIN, routes!(admin::payments::refund_booking)),
+        route(MANAGES_TOKENS, routes!(tokens::create_token, tokens::list_tokens)),
+        route(MANAGES_TOKENS, routes!(tokens::revoke_token)),
+        route(MANAGES_TOKENS, routes!(webhooks::create_webhook, webhooks::list_webhooks)),
+        route(MANAGES_TOKENS, routes!(webhooks::update_webhook, webhooks::delete_webhook)),
+        route(MANAGES_TOKENS, routes!(webhooks::rotate_secret)),
+        route(MANAGES_TOKENS, routes!(webhooks::test_webhook)),
+        route(MANAGES_TOKENS, routes!(webhooks::deliveries::list_deliveries)),
+        route(MANAGES_TOKENS, routes!(webhooks::deliveries::replay_delivery)),
     ]
 }
 
@@ -257,7 +268,7 @@ pub fn api(state: AppState) -> (axum::Router, utoipa::openapi::OpenApi) {
         }
         let method_router = method_router
             .route_layer(middleware::from_fn_with_state(
-                (state.clone(), access),
+                (state.clone(), access, authorize::Operations::new(&operations)),
                 authorize::authorize,
             ))
             .route_layer(middleware::from_fn_with_state(permits, shed::shed));

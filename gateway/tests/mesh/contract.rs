@@ -610,6 +610,17 @@ impl World {
                     ids: ids([("location_id", json!(court.location_id))]),
                 }
             }
+            // A webhook's update needs the webhook its create makes.
+            "PUT /webhooks/{webhook_id}" => {
+                let token = self.token(&operation.role).await;
+                let create = self.example("POST /webhooks").clone();
+                let (status, body) = mesh.post("/webhooks", token.as_deref(), create).await;
+                assert_eq!(status, StatusCode::CREATED, "{key}'s create: {body}");
+                Arranged {
+                    token,
+                    ids: ids([("webhook_id", body["webhook_id"].clone())]),
+                }
+            }
             _ if operation.names_a_record() => panic!(
                 "{key} names a record (a path id or a required uuid) this test does not make: add it to World::arrange"
             ),

@@ -78,6 +78,12 @@ impl Mesh {
             outreach: identity_svc::Outreach {
                 public_url: "http://courtside.test".into(),
                 reminder_interval: Duration::from_millis(200),
+                // The webhook tests' receivers listen on 127.0.0.1 over http.
+                webhooks: identity_svc::WebhookSettings {
+                    allow_loopback: true,
+                    interval: Duration::from_millis(200),
+                    ..Default::default()
+                },
                 ..identity_svc::Outreach::default()
             },
         })
@@ -162,6 +168,7 @@ impl Mesh {
             calendar_rate_limit_per_address_per_minute: 100_000,
             live_streams_per_user: 5,
             uploads_per_user_per_day: 20,
+            api_token_rate_limit_per_minute: 100_000,
             stripe_publishable_key: Localstripe::PUBLISHABLE_KEY.into(),
             stripe_js_url: gateway::DEFAULT_STRIPE_JS_URL.into(),
             grpc_deadline: Duration::from_secs(3),

@@ -29,3 +29,5 @@ mod reviews;
 mod security;
 mod sessions;
 mod time_off;
+mod tokens;
+mod webhooks;

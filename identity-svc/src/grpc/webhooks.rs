@@ -1,17 +1,25 @@
-//! The webhook RPCs of identity.v1 (issue 37): who may call each (a signed-in coach, gym or
-//! admin, for their own webhooks only), then the webhooks module.
+//! The webhook RPCs of identity.v1 (issue 37): who may call each (a coach, gym or admin signed
+//! in, never with an API token's JWT, for their own webhooks only), then the webhooks module.
 
-use platform::{auth::Role, pages::Page};
+use platform::pages::Page;
 use proto::identity::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use super::{IdentityService, parse_id};
+use super::{IdentityService, parse_id, tokens::manager};
 use crate::{
+    error::Error,
     inbox::rfc3339,
     webhooks::{DeliveryRow, Fields, WebhookRow},
 };
 
-const ROLES: &[Role] = &[Role::Coach, Role::Gym, Role::Admin];
+/// A webhook refused as it stands (not https, not public, an unknown kind, one too many):
+/// OutOfRange, the gateway's 422, as the API's other refusals of well-formed input.
+fn unprocessable(error: Error) -> Status {
+    match error {
+        Error::Invalid(why) => Status::out_of_range(why),
+        other => other.into(),
+    }
+}
 
 impl From<WebhookRow> for pb::Webhook {
     fn from(row: WebhookRow) -> Self {
@@ -67,7 +75,7 @@ pub(super) async fn create_webhook(
     service: &IdentityService,
     request: Request<pb::CreateWebhookRequest>,
 ) -> Result<Response<pb::CreateWebhookResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let r = request.into_inner();
     let (row, secret) = service
         .webhooks
@@ -79,7 +87,8 @@ pub(super) async fn create_webhook(
                 description: &r.description,
             },
         )
-        .await?;
+        .await
+        .map_err(unprocessable)?;
     Ok(Response::new(pb::CreateWebhookResponse {
         webhook: Some(row.into()),
         secret,
@@ -90,7 +99,7 @@ pub(super) async fn list_webhooks(
     service: &IdentityService,
     request: Request<pb::ListWebhooksRequest>,
 ) -> Result<Response<pb::ListWebhooksResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let rows = service.webhooks.list(caller.user_id).await?;
     Ok(Response::new(pb::ListWebhooksResponse {
         webhooks: rows.into_iter().map(Into::into).collect(),
@@ -101,7 +110,7 @@ pub(super) async fn update_webhook(
     service: &IdentityService,
     request: Request<pb::UpdateWebhookRequest>,
 ) -> Result<Response<pb::UpdateWebhookResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let r = request.into_inner();
     let webhook_id = parse_id(&r.webhook_id, "webhook_id")?;
     let row = service
@@ -116,7 +125,8 @@ pub(super) async fn update_webhook(
             },
             r.enabled,
         )
-        .await?;
+        .await
+        .map_err(unprocessable)?;
     Ok(Response::new(pb::UpdateWebhookResponse {
         webhook: Some(row.into()),
     }))
@@ -126,7 +136,7 @@ pub(super) async fn delete_webhook(
     service: &IdentityService,
     request: Request<pb::DeleteWebhookRequest>,
 ) -> Result<Response<pb::DeleteWebhookResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let webhook_id = parse_id(&request.get_ref().webhook_id, "webhook_id")?;
     service.webhooks.delete(caller.user_id, webhook_id).await?;
     Ok(Response::new(pb::DeleteWebhookResponse {}))
@@ -136,7 +146,7 @@ pub(super) async fn rotate_webhook_secret(
     service: &IdentityService,
     request: Request<pb::RotateWebhookSecretRequest>,
 ) -> Result<Response<pb::RotateWebhookSecretResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let webhook_id = parse_id(&request.get_ref().webhook_id, "webhook_id")?;
     let (secret, until) = service.webhooks.rotate(caller.user_id, webhook_id).await?;
     Ok(Response::new(pb::RotateWebhookSecretResponse {
@@ -149,7 +159,7 @@ pub(super) async fn list_webhook_deliveries(
     service: &IdentityService,
     request: Request<pb::ListWebhookDeliveriesRequest>,
 ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let r = request.into_inner();
     let webhook_id = parse_id(&r.webhook_id, "webhook_id")?;
     let page = Page::<i64>::parse(r.limit, &r.after)?;
@@ -167,7 +177,7 @@ pub(super) async fn replay_webhook_delivery(
     service: &IdentityService,
     request: Request<pb::ReplayWebhookDeliveryRequest>,
 ) -> Result<Response<pb::ReplayWebhookDeliveryResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let r = request.into_inner();
     let webhook_id = parse_id(&r.webhook_id, "webhook_id")?;
     let delivery_id = parse_id(&r.delivery_id, "delivery_id")?;
@@ -184,7 +194,7 @@ pub(super) async fn test_webhook(
     service: &IdentityService,
     request: Request<pb::TestWebhookRequest>,
 ) -> Result<Response<pb::TestWebhookResponse>, Status> {
-    let caller = service.current_caller(&request, ROLES).await?;
+    let caller = manager(service, &request).await?;
     let webhook_id = parse_id(&request.get_ref().webhook_id, "webhook_id")?;
     let row = service.webhooks.test(caller.user_id, webhook_id).await?;
     Ok(Response::new(pb::TestWebhookResponse {

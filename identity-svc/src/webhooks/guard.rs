@@ -8,12 +8,16 @@
 use std::{
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
     sync::Arc,
+    time::Duration,
 };
 
 use reqwest::{
     Url,
     dns::{Addrs, Name, Resolve, Resolving},
 };
+
+/// How long saving a webhook waits for its name to resolve.
+const LOOKUP_LIMIT: Duration = Duration::from_secs(2);
 
 /// Whether `ip` may be called: a public address, or a loopback one when `allow_loopback`.
 pub fn allowed(ip: IpAddr, allow_loopback: bool) -> bool {
@@ -72,7 +76,7 @@ fn embedded_v4(ip: Ipv6Addr) -> Ipv4Addr {
 }
 
 /// Why `raw` cannot be a webhook's URL, for the person who typed it; its parsed form otherwise.
-/// A name is resolved here too (every address must be allowed).
+/// A name is resolved here too: every address it resolves to must be allowed.
 pub async fn check_url(raw: &str, allow_loopback: bool) -> Result<Url, String> {
     let url = Url::parse(raw.trim()).map_err(|_| {
         "The URL is not a valid absolute URL; give one such as https://example.com/hooks.".to_owned()
@@ -103,12 +107,16 @@ pub async fn check_url(raw: &str, allow_loopback: bool) -> Result<Url, String> {
         };
     }
     let port = url.port_or_known_default().unwrap_or(443);
-    let addresses: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), port))
-        .await
-        .map_err(|_| format!("The URL's host {host} could not be resolved; check its spelling."))?
-        .collect();
-    if addresses.is_empty() || addresses.iter().any(|a| !allowed(a.ip(), allow_loopback)) {
-        return Err(refused());
+    // A name that does not resolve yet (a receiver not deployed yet, no DNS here) is saved: the
+    // delivery's resolver checks its addresses at every connection anyway.
+    let lookup = tokio::net::lookup_host((host.as_str(), port));
+    if let Ok(Ok(found)) = tokio::time::timeout(LOOKUP_LIMIT, lookup).await {
+        let addresses: Vec<SocketAddr> = found.collect();
+        if addresses.iter().any(|a| !allowed(a.ip(), allow_loopback)) {
+            return Err(format!(
+                "The URL's host {host} resolves to a private, loopback or link-local address; webhooks are only sent to public addresses."
+            ));
+        }
     }
     Ok(url)
 }
@@ -231,6 +239,8 @@ mod tests {
         assert!(check_url("https://localhost/", false).await.is_err());
         assert!(check_url("https://u:p@93.184.216.34/", false).await.is_err());
         assert!(check_url("not a url", false).await.is_err());
+        // Not resolvable now: saved, and checked at each connection.
+        assert!(check_url("https://receiver.invalid/hooks", false).await.is_ok());
         assert!(check_url("https://93.184.216.34/hooks", false).await.is_ok());
         assert!(check_url("http://127.0.0.1:9/", true).await.is_ok());
         assert!(check_url("http://10.0.0.1/", true).await.is_err());

@@ -1,85 +1,33 @@
 /**
- * The shapes of the Developers page's answers (issue 37), as the design gives them: written here
- * until the gateway's document has them, then aliased from `@/lib/api-types` like every feature.
+ * The shapes of the Developers page's answers and bodies (issue 37), from the gateway's document.
  */
+import type { Complete, Schemas } from '@/lib/api-types';
 
 /** A personal API token as it is listed: never its secret. */
-export interface ApiToken {
-  token_id: string;
-  name: string;
-  scopes: string[];
-  /** "cst_" and four more characters, to tell tokens apart. */
-  prefix: string;
-  created_at: string;
-  /** RFC 3339; null: never expires. */
-  expires_at: string | null;
-  /** RFC 3339; null: never used. */
-  last_used_at: string | null;
-}
+export type ApiToken = Complete<Schemas['ApiToken']>;
 
-/** POST /api/tokens's answer: the token and its secret, shown this once. */
-export interface CreatedApiToken extends ApiToken {
-  token: string;
-}
+/** POST /api/tokens's answer: the token and its secret (`token`), shown this once. */
+export type CreatedApiToken = Complete<Schemas['CreatedApiToken']>;
 
-export interface ApiTokenBody {
-  name: string;
-  scopes: string[];
-  expires_at: string | null;
-}
+export type ApiTokenBody = Complete<Schemas['CreateApiTokenBody']>;
 
 /** A webhook subscription as it is listed: never its secret. */
-export interface Webhook {
-  webhook_id: string;
-  url: string;
-  event_types: string[];
-  description: string;
-  enabled: boolean;
-  /** Why the platform disabled it (failing for a day); null or empty otherwise. */
-  disabled_reason: string | null;
-  created_at: string;
-}
+export type Webhook = Complete<Schemas['Webhook']>;
 
 /** POST /api/webhooks's answer: the webhook and its signing secret, shown this once. */
-export interface CreatedWebhook extends Webhook {
-  secret: string;
-}
+export type CreatedWebhook = Complete<Schemas['CreatedWebhook']>;
 
-export interface WebhookBody {
-  url: string;
-  event_types: string[];
-  description: string;
-}
+export type WebhookBody = Complete<Schemas['CreateWebhookBody']>;
 
-export interface WebhookUpdate extends WebhookBody {
-  enabled: boolean;
-}
+export type WebhookUpdate = Complete<Schemas['UpdateWebhookBody']>;
 
 /** POST /api/webhooks/{id}/rotate-secret's answer. */
-export interface RotatedSecret {
-  secret: string;
-  /** RFC 3339: deliveries are signed with the old secret too until then. */
-  previous_valid_until: string;
-}
+export type RotatedSecret = Schemas['RotatedSecret'];
 
+export type WebhookAttempt = Schemas['Attempt'];
+
+/** The three states the document names in words (its `status` is a string). */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
-export interface WebhookAttempt {
-  attempted_at: string;
-  /** null: no answer came (see `error`). */
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-}
-
-export interface WebhookDelivery {
-  delivery_id: string;
-  /** The `webhook-id` header: the same on every attempt and replay of one event. */
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  created_at: string;
-  next_attempt_at: string | null;
-  /** Oldest first. */
-  attempts: WebhookAttempt[];
-}
+/** One event sent (or to send) to a webhook, with its attempts, oldest first. */
+export type WebhookDelivery = Omit<Schemas['Delivery'], 'status'> & { status: DeliveryStatus };

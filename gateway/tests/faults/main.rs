@@ -13,3 +13,4 @@ mod replicas;
 mod service_slow;
 mod service_stopped;
 mod shared_rate_limit;
+mod tokens;

@@ -379,9 +379,7 @@ mod tests {
     fn a_token_minted_for_an_api_token_says_so_and_a_sign_ins_does_not() {
         let (signer, verifier) = pair();
         let (user, token_id) = (Uuid::new_v4(), Uuid::new_v4());
-        let (minted, _) = signer
-            .issue_for_api_token(user, Role::Gym, 2, token_id)
-            .unwrap();
+        let (minted, _) = signer.issue_for_api_token(user, Role::Gym, 2, token_id).unwrap();
         let claims = verifier.verify(&minted).unwrap();
         assert!(claims.api);
         assert_eq!((claims.sub, claims.jti, claims.ver), (user, token_id, 2));

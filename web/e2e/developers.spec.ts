@@ -74,12 +74,14 @@ test('a coach’s API token reads their bookings, is refused elsewhere, and stop
   await dialog.getByLabel('Name').fill('Club spreadsheet');
   await dialog.getByRole('group', { name: 'Bookings' }).getByLabel('Read').check();
   await dialog.getByRole('button', { name: 'Create Token' }).click();
-  const shown = dialog.getByRole('textbox', { name: 'Your new token' });
+  // The same dialog, now named for what it shows.
+  const created = page.getByRole('dialog', { name: 'Token created' });
+  const shown = created.getByRole('textbox', { name: 'Your new token' });
   await expect(shown).toHaveValue(/^cst_/);
-  await expect(dialog.getByText('Copy it now: you will not see it again.')).toBeVisible();
+  await expect(created.getByText('Copy it now: you will not see it again.')).toBeVisible();
   await expectAccessible(page, 'a new token, shown once');
   const secret = await shown.inputValue();
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  await created.getByRole('button', { name: 'Done' }).click();
   const row = page.getByRole('list', { name: 'API tokens' }).getByRole('listitem').filter({ hasText: 'Club spreadsheet' });
   await expect(row.getByRole('list', { name: 'Scopes of Club spreadsheet' })).toHaveText('bookings:read');
   await expect(row).toContainText(secret.slice(0, 8));
@@ -89,6 +91,7 @@ test('a coach’s API token reads their bookings, is refused elsewhere, and stop
   expect(bookings.status(), await bookings.text()).toBe(200);
   const me = await request.get('/api/auth/me', { headers: asScript });
   expect(me.status(), await me.text()).toBe(403);
+  expect(((await me.json()) as { detail: string }).detail).toMatch(/API token cannot/);
 
   // Its last use shows once the page reads the list again.
   await expect(async () => {
@@ -127,10 +130,11 @@ test.describe('a coach’s webhook', () => {
     await dialog.getByLabel('Every bookings event').check();
     await dialog.getByLabel('Description (optional)').fill('E2E receiver');
     await dialog.getByRole('button', { name: 'Create Webhook' }).click();
-    const shown = dialog.getByRole('textbox', { name: 'Signing secret' });
+    const created = page.getByRole('dialog', { name: 'Webhook created' });
+    const shown = created.getByRole('textbox', { name: 'Signing secret' });
     await expect(shown).toHaveValue(/^whsec_/);
     const secret = await shown.inputValue();
-    await dialog.getByRole('button', { name: 'Done' }).click();
+    await created.getByRole('button', { name: 'Done' }).click();
 
     const row = page.getByRole('listitem', { name: receiver.url });
     await expect(row.getByText('Enabled')).toBeVisible();

@@ -48,12 +48,16 @@ export const routes: RouteObject[] = [
           { path: paths.receipt.path, lazy: page(() => import('./routes/receipt')) },
           // Coaches, gyms and admins; the page sends a client to their dashboard.
           { path: paths.developers.path, lazy: page(() => import('./routes/developers')) },
+          // Every role's conversations (issue 36).
+          { path: paths.messages.path, lazy: page(() => import('./routes/messages')) },
+          { path: paths.conversation.path, lazy: page(() => import('./routes/messages')) },
         ],
       },
       {
         element: <RequireRole role="admin" />,
         children: [
           { path: paths.dashboards.admin.path, lazy: page(() => import('./routes/dashboards/admin')) },
+          { path: paths.adminReports.path, lazy: page(() => import('./routes/admin-reports')) },
         ],
       },
       {

@@ -15,10 +15,20 @@ export const paths = {
     getHref: (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/receipt`,
   },
   developers: { path: '/developers', getHref: () => '/developers' },
+  /** The Messages page; `withUserId` opens (or starts) the thread with that person. */
+  messages: {
+    path: '/messages',
+    getHref: (withUserId?: string) => (withUserId ? `/messages?with=${encodeURIComponent(withUserId)}` : '/messages'),
+  },
+  conversation: {
+    path: '/messages/:conversationId',
+    getHref: (conversationId: string) => `/messages/${encodeURIComponent(conversationId)}`,
+  },
   dashboards: {
     admin: { path: '/admin/dashboard', getHref: () => '/admin/dashboard' },
     coach: { path: '/coach/dashboard', getHref: () => '/coach/dashboard' },
     client: { path: '/client/dashboard', getHref: () => '/client/dashboard' },
     gym: { path: '/gym/dashboard', getHref: () => '/gym/dashboard' },
   },
+  adminReports: { path: '/admin/reports', getHref: () => '/admin/reports' },
 } as const;

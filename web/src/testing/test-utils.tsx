@@ -36,6 +36,8 @@ export function renderApp(path: string, { user, api = {} }: RenderAppOptions = {
     // The signed-in header's bell: no unread notifications and a live stream that ends at once.
     'GET /notifications/unread-count': { count: 0 },
     'GET /notifications/stream': { status: 204 } satisfies MockResponse,
+    // The header's Messages link: no unread messages.
+    'GET /conversations/unread-count': { unread: 0 },
     ...api,
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { AppHeader } from '@/components/layouts/dashboard-layout';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { MessageLink } from '@/components/ui/message-link';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useCoachCalendar } from '@/features/booking/api/get-coach-calendar';
@@ -20,12 +21,14 @@ import { AvailableSlotsCard } from '@/features/coaching/components/available-slo
 import { CoachProfileHeader } from '@/features/coaching/components/coach-profile-header';
 import { TrainingLocationsCard } from '@/features/coaching/components/training-locations-card';
 import { slotLocation, slotTimeZone } from '@/features/coaching/utils/slot-labels';
+import { useUser } from '@/lib/auth';
 
 const LOAD_FAILED = 'Failed to load coach details';
 
 /** "/coach/{coachId}" (SPEC §2 Coach detail): profile, locations, slots, and booking. */
 export default function CoachDetailRoute() {
   const { coachId } = useParams<{ coachId: string }>();
+  const user = useUser();
   const profile = useCoachProfile(coachId, {
     onError: () => toast.error(LOAD_FAILED, { id: 'coach-load' }),
     onSuccess: (data) => {
@@ -73,7 +76,14 @@ export default function CoachDetailRoute() {
           />
         ) : (
           <>
-            <CoachProfileHeader profile={profile.data} />
+            <CoachProfileHeader
+              profile={profile.data}
+              actions={
+                user.role === 'client' ? (
+                  <MessageLink userId={coachId as string} name={profile.data.coach_name} label="Message coach" />
+                ) : null
+              }
+            />
             {locations.data && locations.data.length > 0 ? (
               <TrainingLocationsCard locations={locations.data} />
             ) : null}

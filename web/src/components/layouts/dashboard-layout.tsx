@@ -6,6 +6,7 @@ import { HeaderNav } from '@/components/layouts/header-nav';
 import { Logo } from '@/components/layouts/logo';
 import { paths } from '@/config/paths';
 import { SignedInDevicesDialog } from '@/features/auth/components/signed-in-devices';
+import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { useLogout, useUser } from '@/lib/auth';
 
@@ -36,8 +37,8 @@ export function DashboardLayout({ title, subtitle, navActions, children }: Dashb
   );
 }
 
-/** The signed-in top bar, shared by the dashboards and the signed-in coach pages: the
- * notification bell, Developers (coaches, gyms and admins), the user's name, Signed-in devices,
+/** The signed-in top bar, shared by the dashboards and the signed-in coach pages: Messages with
+ * its unread count, the notification bell, Developers (coaches, gyms and admins), the user's name, Signed-in devices,
  * Logout. */
 export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
   const user = useUser();
@@ -48,7 +49,8 @@ export function AppHeader({ navActions }: { navActions?: React.ReactNode }) {
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
         <Logo />
         <div className="flex min-w-0 items-center gap-1 sm:gap-3">
-          {/* Outside the phone's menu sheet: the count stays in sight at every width. */}
+          {/* Outside the phone's menu sheet: the counts stay in sight at every width. */}
+          <MessagesNavLink />
           <NotificationBell />
           <HeaderNav label="Account">
             {navActions}

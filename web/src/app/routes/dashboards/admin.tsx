@@ -1,4 +1,8 @@
+import { Flag } from 'lucide-react';
+import { Link } from 'react-router-dom';
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
 import { ActivityCard } from '@/features/admin/components/activity-card';
 import { AuditLogCard } from '@/features/admin/components/audit-log-card';
 import { PaymentsCard } from '@/features/admin/components/payments-card';
@@ -13,7 +17,18 @@ import { AdminReviewsCard } from '@/features/booking/components/admin-reviews-ca
  */
 export default function AdminDashboardRoute() {
   return (
-    <DashboardLayout title="Admin Dashboard" subtitle="Platform statistics and user management.">
+    <DashboardLayout
+      title="Admin Dashboard"
+      subtitle="Platform statistics and user management."
+      navActions={
+        <Button asChild variant="ghost" size="sm">
+          <Link to={paths.adminReports.getHref()}>
+            <Flag aria-hidden="true" />
+            Reports
+          </Link>
+        </Button>
+      }
+    >
       <div className="grid gap-6">
         <StatsCards />
         <ActivityCard />

@@ -4,6 +4,7 @@ import { DashboardCard } from '@/components/cards/dashboard-card';
 import { ApproveDenyButtons } from '@/components/ui/approve-deny-buttons';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { MessageLink } from '@/components/ui/message-link';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { formatDisplayDate } from '@/lib/dates';
 import { useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
@@ -95,6 +96,7 @@ function CoachBookingItem({ booking, now, linked }: { booking: Booking; now: Dat
             <ReceiptLink booking={booking} withWhom={booking.client_name} />
           </>
         )}
+        <MessageLink userId={booking.client_id} name={booking.client_name} />
         {booking.status === 'confirmed' ? (
           <AddToCalendarButton booking={booking} withWhom={booking.client_name} />
         ) : null}

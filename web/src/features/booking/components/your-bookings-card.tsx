@@ -5,6 +5,7 @@ import { DashboardCard } from '@/components/cards/dashboard-card';
 import { Button } from '@/components/ui/button';
 import { CancelWithReasonDialog, confirmWrite } from '@/components/dialogs/cancel-with-reason-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
+import { MessageLink } from '@/components/ui/message-link';
 import { paths } from '@/config/paths';
 import { formatDisplayDate } from '@/lib/dates';
 import { useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
@@ -110,6 +111,7 @@ function ClientBookingItem({ booking, now, linked }: { booking: Booking; now: Da
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2 self-start sm:self-center">
         <ReceiptLink booking={booking} withWhom={booking.coach_name} />
+        <MessageLink userId={booking.coach_id} name={booking.coach_name} />
         {inCalendar(booking) ? <AddToCalendarButton booking={booking} withWhom={booking.coach_name} /> : null}
         {canLeaveReview(booking) || canEditReview(booking, now) ? (
           <Button variant={booking.review ? 'outline' : 'accent'} size="sm" onClick={() => setReviewing(true)}>

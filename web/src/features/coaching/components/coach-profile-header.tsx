@@ -1,3 +1,4 @@
+import type * as React from 'react';
 import { Card } from '@/components/ui/card';
 import { formatAmount } from '@/lib/format';
 import type { CoachProfile } from '../api/types';
@@ -5,8 +6,9 @@ import { CoachAvatar } from './coach-avatar';
 import { RatingSummary } from './rating-summary';
 import { SpecialtyBadges } from './specialty-badges';
 
-/** The top card of /coach/{id}: who the coach is, their rate, specialties and bio. */
-export function CoachProfileHeader({ profile }: { profile: CoachProfile }) {
+/** The top card of /coach/{id}: who the coach is, their rate, specialties and bio; `actions`
+ * (a client's "Message coach") under the rate. */
+export function CoachProfileHeader({ profile, actions }: { profile: CoachProfile; actions?: React.ReactNode }) {
   return (
     <Card className="overflow-hidden">
       <div className="h-20 bg-gradient-to-r from-navy-900 via-navy-700 to-court-600" aria-hidden="true" />
@@ -18,10 +20,13 @@ export function CoachProfileHeader({ profile }: { profile: CoachProfile }) {
             <p className="text-sm text-muted-foreground">{profile.years_experience} years experience</p>
             <RatingSummary average={profile.rating_average} count={profile.rating_count} />
           </div>
-          <p className="text-3xl font-extrabold text-navy-900">
-            ${formatAmount(profile.hourly_rate)}
-            <span className="text-base font-medium text-muted-foreground">/hour</span>
-          </p>
+          <div className="flex flex-col gap-2 sm:items-end">
+            <p className="text-3xl font-extrabold text-navy-900">
+              ${formatAmount(profile.hourly_rate)}
+              <span className="text-base font-medium text-muted-foreground">/hour</span>
+            </p>
+            {actions}
+          </div>
         </div>
         <div className="mt-5">
           <SpecialtyBadges specialties={profile.specialties ?? []} />

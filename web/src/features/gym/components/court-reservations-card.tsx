@@ -1,5 +1,6 @@
 import { Loader2, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { MessageLink } from '@/components/ui/message-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDisplayDate } from '@/lib/dates';
@@ -52,6 +53,10 @@ export function CourtReservationsCard({ className }: { className?: string }) {
   );
 }
 
+/** The gym's user id, when the answer carries it (`gym_id`). */
+const gymIdOf = (reservation: CourtReservation): string | undefined =>
+  (reservation as CourtReservation & { gym_id?: string }).gym_id;
+
 function ReservationItem({
   reservation,
   now,
@@ -62,6 +67,7 @@ function ReservationItem({
   linked: LinkedRowProps;
 }) {
   const { busy, run } = useActions<'cancel'>();
+  const gymId = gymIdOf(reservation);
   const cancelling = busy === 'cancel';
   const onCancel = () =>
     run(
@@ -90,20 +96,24 @@ function ReservationItem({
           </p>
         ) : null}
       </div>
-      {/* A request whose time has come expires: nothing left to withdraw. */}
-      {reservation.status === 'pending' && Date.parse(reservation.starts_at) > now.getTime() ? (
-        <Button
-          variant="ghost"
-          size="sm"
-          className="shrink-0 text-destructive hover:bg-red-50"
-          aria-label={`Cancel reservation of ${reservation.court_name} on ${formatDisplayDate(reservation.date)}`}
-          disabled={cancelling}
-          onClick={() => void onCancel()}
-        >
-          {cancelling ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
-          Cancel
-        </Button>
-      ) : null}
+      <div className="flex shrink-0 flex-wrap items-center justify-end gap-2">
+        {/* The gym's account, once the gateway's court reservation names it (issue 36). */}
+        {gymId ? <MessageLink userId={gymId} name={reservation.gym_name} /> : null}
+        {/* A request whose time has come expires: nothing left to withdraw. */}
+        {reservation.status === 'pending' && Date.parse(reservation.starts_at) > now.getTime() ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="shrink-0 text-destructive hover:bg-red-50"
+            aria-label={`Cancel reservation of ${reservation.court_name} on ${formatDisplayDate(reservation.date)}`}
+            disabled={cancelling}
+            onClick={() => void onCancel()}
+          >
+            {cancelling ? <Loader2 className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
+            Cancel
+          </Button>
+        ) : null}
+      </div>
     </li>
   );
 }

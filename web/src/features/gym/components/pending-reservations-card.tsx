@@ -1,5 +1,6 @@
 import { ApproveDenyButtons } from '@/components/ui/approve-deny-buttons';
 import { Badge } from '@/components/ui/badge';
+import { MessageLink } from '@/components/ui/message-link';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LINKED_ROW_CLASS, useLinkedRow, type LinkedRowProps } from '@/lib/linked-row';
 import { useActions } from '@/lib/use-actions';
@@ -68,7 +69,8 @@ function PendingItem({ reservation, linked }: { reservation: CourtReservation; l
         <p className="font-semibold text-navy-900">{reservation.coach_name}</p>
         <CourtPlaceAndTime reservation={reservation} />
       </div>
-      <div className="flex shrink-0 gap-2">
+      <div className="flex shrink-0 flex-wrap gap-2">
+        <MessageLink userId={reservation.coach_id} name={reservation.coach_name} />
         <ApproveDenyButtons busy={busy} onApprove={() => void approve()} onDeny={() => void deny()} />
       </div>
     </li>

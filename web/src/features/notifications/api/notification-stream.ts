@@ -1,6 +1,7 @@
 /**
  * GET /api/notifications/stream: Server-Sent Events read with `fetch` (an `EventSource` cannot
- * send the bearer token), parsed here. Each `notification` event's data is one notification.
+ * send the bearer token), parsed here. Each `notification` event's data is one notification; each
+ * `message` event's a new message of one of the person's conversations (issue 36).
  */
 import { env } from '@/config/env';
 import { getToken } from '@/lib/api-client';
@@ -10,6 +11,14 @@ export interface StreamHandlers {
   /** The stream is open: what was announced while it was closed is only in the inbox. */
   onOpen: () => void;
   onNotification: (notification: Notification) => void;
+  /** A `message` event: `{conversation_id, message}` (the Messages page's shape). */
+  onMessage?: (event: LiveMessage) => void;
+}
+
+/** A `message` event's data, as far as the stream needs it (the Messages page owns the shape). */
+export interface LiveMessage {
+  conversation_id: string;
+  message: { message_id: string; body: string; mine: boolean; sender: { full_name: string } };
 }
 
 /** One SSE event: its name (default "message") and its data lines joined. */
@@ -61,11 +70,11 @@ async function readOnce(handlers: StreamHandlers, signal: AbortSignal): Promise<
     const { events, rest } = parseEvents(buffer);
     buffer = rest;
     for (const e of events) {
-      if (e.event !== 'notification') continue;
       try {
-        handlers.onNotification(JSON.parse(e.data) as Notification);
+        if (e.event === 'notification') handlers.onNotification(JSON.parse(e.data) as Notification);
+        else if (e.event === 'message') handlers.onMessage?.(JSON.parse(e.data) as LiveMessage);
       } catch {
-        // A malformed event is skipped; the inbox still has it.
+        // A malformed event is skipped; the inbox (or the thread) still has it.
       }
     }
   }

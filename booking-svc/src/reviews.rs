@@ -4,10 +4,15 @@
 //! not hidden) and records them in a `coach_rating_changed` event in booking's outbox, all in one
 //! transaction. coaching-svc keeps the figures of the highest revision it has seen and shows them
 //! in the directory: the ratings travel as a copy refreshed by these events (ARCHITECTURE.md,
-//! "Reviews"), so a directory page reads them in the same statement as the profiles.
+//! "Reviews"), so a directory page reads them in the same statement as the profiles. A new
+//! review is also a `review_posted` event in the same transaction (its webhooks, issue 37).
 
-use chrono::{DateTime, Utc};
-use platform::{events::Event, outbox::envelope, pages::Page};
+use chrono::{DateTime, SecondsFormat, Utc};
+use platform::{
+    events::{Event, ReviewFact},
+    outbox::envelope,
+    pages::Page,
+};
 use sqlx::{PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
@@ -148,6 +153,18 @@ pub async fn post(
         }
         Err(e) => return Err(e.into()),
     };
+    let posted = envelope(Event::ReviewPosted {
+        review: ReviewFact {
+            review_id: row.review_id,
+            booking_id: row.booking_id,
+            coach_id: row.coach_id,
+            client_id: row.client_id,
+            rating: row.rating,
+            comment: row.comment.clone(),
+            created_at: row.created_at.to_rfc3339_opts(SecondsFormat::Millis, true),
+        },
+    });
+    store::record_events(&mut tx, &[posted]).await?;
     tell_figures(&mut tx, coach_id).await?;
     tx.commit().await?;
     Ok(row)

@@ -210,6 +210,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::ReservationExpired { .. } => "reservation_expired",
         Event::UserDeleted { .. } | Event::UserRenamed { .. } | Event::RoleChanged { .. } => "user",
         Event::CoachRatingChanged { .. } => "coach_rating_changed",
+        Event::ReviewPosted { .. } => "review_posted",
     }
 }
 

@@ -205,3 +205,40 @@ async fn the_admin_pages_every_review_newest_first_hidden_ones_too_one_statement
         assert_eq!(denied.code(), tonic::Code::PermissionDenied, "{denied:?}");
     }
 }
+
+#[tokio::test]
+async fn a_posted_review_is_told_as_review_posted_with_it_and_an_edit_is_not() {
+    let app = TestApp::spawn().await;
+    let coach = app.coach();
+    let slot = app.weekly_slot(&coach, "Monday", "15:00", "16:00").await;
+    let ann = app.client();
+    let booking_id = completed(&app, &ann, &coach, &slot, 0).await;
+
+    let review = post(&app, &ann, &booking_id, 4).await;
+    app.booking
+        .clone()
+        .edit_review(as_user(
+            &ann,
+            pb::EditReviewRequest {
+                booking_id: booking_id.clone(),
+                rating: 5,
+                comment: Some("Even better on reflection".into()),
+            },
+        ))
+        .await
+        .unwrap();
+
+    let posted: Vec<Value> = sqlx::query_scalar(
+        "select payload from booking.outbox where payload->>'type' = 'review_posted' order by seq",
+    )
+    .fetch_all(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(posted.len(), 1, "posted once; an edit changes only the figures");
+    let told = &posted[0]["review"];
+    assert_eq!(told["review_id"], review.review_id.as_str());
+    assert_eq!(told["booking_id"], booking_id.as_str());
+    assert_eq!(told["coach_id"], coach.id.to_string());
+    assert_eq!(told["client_id"], ann.id.to_string());
+    assert_eq!(told["rating"], 4);
+}

@@ -170,7 +170,8 @@ pub fn named_in(event: &Event) -> Vec<Uuid> {
         Event::UserDeleted { .. }
         | Event::UserRenamed { .. }
         | Event::RoleChanged { .. }
-        | Event::CoachRatingChanged { .. } => vec![],
+        | Event::CoachRatingChanged { .. }
+        | Event::ReviewPosted { .. } => vec![],
     }
 }
 
@@ -561,7 +562,8 @@ pub fn plan(event: &Event, occurred_at: DateTime<Utc>, name: impl Fn(Uuid) -> St
         Event::UserDeleted { .. }
         | Event::UserRenamed { .. }
         | Event::RoleChanged { .. }
-        | Event::CoachRatingChanged { .. } => keep(vec![]),
+        | Event::CoachRatingChanged { .. }
+        | Event::ReviewPosted { .. } => keep(vec![]),
     }
 }
 

@@ -6,8 +6,7 @@ use platform::events::{BookingFact, Event, Party, ReservationFact};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-/// Every kind a webhook may subscribe to. `review.posted` is not among them: no event of the
-/// stream says a review was posted (only `coach_rating_changed`, which carries no review).
+/// Every kind a webhook may subscribe to.
 pub const KINDS: &[&str] = &[
     "booking.created",
     "booking.confirmed",
@@ -22,6 +21,7 @@ pub const KINDS: &[&str] = &[
     "court_request.denied",
     "court_request.cancelled",
     "court_request.expired",
+    "review.posted",
     "payment.captured",
     "payment.refunded",
     "payment.failed",
@@ -34,7 +34,7 @@ pub const TEST: &str = "webhook.test";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Occurrence {
     pub kind: &'static str,
-    /// `booking:<id>` or `court_request:<id>`.
+    /// `booking:<id>`, `court_request:<id>` or `review:<id>`.
     pub record_key: String,
     /// The users whose own records these are (admins see every event besides).
     pub owners: Vec<Uuid>,
@@ -88,7 +88,7 @@ fn reservation(r: &ReservationFact, kind: &'static str, status: &str, extra: Val
 }
 
 /// What `event` is to the webhooks; `None` for the events no kind stands for (identity's own, a
-/// coach's rating).
+/// coach's figures).
 pub fn occurrence(event: &Event) -> Option<Occurrence> {
     let none = Value::Null;
     Some(match event {
@@ -160,6 +160,13 @@ pub fn occurrence(event: &Event) -> Option<Occurrence> {
         Event::ReservationExpired { reservation: r } => {
             reservation(r, "court_request.expired", "expired", none)
         }
+        Event::ReviewPosted { review } => Occurrence {
+            kind: "review.posted",
+            record_key: format!("review:{}", review.review_id),
+            // The coach reviewed.
+            owners: vec![review.coach_id],
+            data: serde_json::to_value(review).unwrap_or(Value::Null),
+        },
         Event::UserDeleted { .. }
         | Event::UserRenamed { .. }
         | Event::RoleChanged { .. }

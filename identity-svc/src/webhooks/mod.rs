@@ -1,7 +1,7 @@
 //! Webhooks (issue 37): a coach, a gym or an admin subscribes an HTTPS URL to event kinds
 //! ([`kinds::KINDS`]); every event of the stream identity consumes is fanned out ([`Webhooks::fan_out`])
-//! to the enabled webhooks of its kind whose owner may see it (a coach: bookings, payments and
-//! court requests that are theirs; a gym: its court requests; an admin: everything), one
+//! to the enabled webhooks of its kind whose owner may see it (a coach: bookings, payments,
+//! reviews and court requests that are theirs; a gym: its court requests; an admin: everything), one
 //! delivery each, and the [`worker`] sends them, signed, at least once, in order per record,
 //! retried for three days. The SSRF guard is [`guard`], the signature [`signing`].
 //!
@@ -24,7 +24,8 @@
 //!
 //! `data` is the record as the event carries it: a booking (payments too, with `amount_cents`
 //! and `currency` or `reason`) or a court request, with its `status` after the change and, where
-//! the event has them, `by`, `reason` and `late`. A rescheduled booking sends `booking.rescheduled`
+//! the event has them, `by`, `reason` and `late`; a review (`review_id`, `booking_id`,
+//! `coach_id`, `client_id`, `rating`, `comment`, `created_at`). A rescheduled booking sends `booking.rescheduled`
 //! for the old booking (with `rescheduled_to`) and `booking.created` for the new one (with
 //! `rescheduled_from`). The test button sends `webhook.test`.
 //!

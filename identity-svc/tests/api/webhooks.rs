@@ -24,7 +24,7 @@ use chrono::{DateTime, Duration, SecondsFormat, Utc};
 use hmac::{Hmac, Mac};
 use platform::{
     clock::{Clock, ManualClock},
-    events::{BookingFact, Envelope, Event, Party, ReservationFact},
+    events::{BookingFact, Envelope, Event, Party, ReservationFact, ReviewFact},
 };
 use proto::identity::v1 as pb;
 use sha2::Sha256;
@@ -614,4 +614,41 @@ async fn a_delivery_whose_worker_died_is_sent_by_another_once_its_lease_lapses()
     let got = receiver.wait_for(1).await;
     assert_eq!(got[0].id, event_id.to_string());
     assert!(got[0].signed_by(&secret));
+}
+
+#[tokio::test]
+async fn a_posted_review_reaches_the_reviewed_coachs_webhook_alone() {
+    let app = TestApp::start().await;
+    let receiver = Receiver::start().await;
+    let (token, coach) = app.register("coach").await;
+    let (_, other) = app.register("coach").await;
+    let (_, client) = app.register("client").await;
+    let (_, secret) = subscribe(&app, &token, &receiver.url("in"), &["review.posted"]).await;
+    let review = |coach_id: Uuid| ReviewFact {
+        review_id: Uuid::new_v4(),
+        booking_id: Uuid::new_v4(),
+        coach_id,
+        client_id: id(&client),
+        rating: 5,
+        comment: Some("Great footwork drills".into()),
+        created_at: "2026-12-01T10:00:00.000Z".into(),
+    };
+    let theirs = envelope(Event::ReviewPosted {
+        review: review(id(&other)),
+    });
+    let mine = review(id(&coach));
+    let posted = envelope(Event::ReviewPosted { review: mine.clone() });
+    app.publish(&theirs).await;
+    app.publish(&posted).await;
+
+    let got = receiver.wait_for(1).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(receiver.received().len(), 1, "never another coach's review");
+    assert_eq!(got[0].id, posted.event_id.to_string());
+    assert!(got[0].signed_by(&secret));
+    let body = got[0].json();
+    assert_eq!(body["type"], "review.posted");
+    assert_eq!(body["data"]["review_id"], mine.review_id.to_string());
+    assert_eq!(body["data"]["rating"], 5);
+    assert_eq!(body["data"]["comment"], "Great footwork drills");
 }

@@ -113,6 +113,12 @@ pub enum Event {
     ReservationExpired {
         reservation: ReservationFact,
     },
+    /// A client posted a review of a session that took place (issue 37's `review.posted`). Its
+    /// edits and hiding change only the coach's figures ([`Event::CoachRatingChanged`]). A
+    /// consumer built before this variant skips it as unreadable, which none of them needs.
+    ReviewPosted {
+        review: ReviewFact,
+    },
     /// A coach's reviews changed (one posted, edited or hidden): the figures of their reviews that
     /// count now. `revision` grows with every change of one coach's reviews, so a consumer keeps
     /// the figures of the highest revision it has seen, whatever order they arrive in.
@@ -159,6 +165,20 @@ pub struct BookingFact {
     /// The booking that replaced this one, when a reschedule cancelled it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rescheduled_to: Option<Uuid>,
+}
+
+/// What a posted review says, as the API shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewFact {
+    pub review_id: Uuid,
+    pub booking_id: Uuid,
+    pub coach_id: Uuid,
+    pub client_id: Uuid,
+    /// 1 to 5 stars.
+    pub rating: i16,
+    pub comment: Option<String>,
+    /// RFC 3339, UTC.
+    pub created_at: String,
 }
 
 /// What every reservation event says about the reservation.

@@ -2721,8 +2721,8 @@ export interface components {
              * @description One or more of booking.created, booking.confirmed, booking.denied, booking.cancelled,
              *     booking.rescheduled, booking.expired, booking.completed, booking.no_show,
              *     court_request.created, court_request.approved, court_request.denied,
-             *     court_request.cancelled, court_request.expired, payment.captured, payment.refunded,
-             *     payment.failed.
+             *     court_request.cancelled, court_request.expired, review.posted, payment.captured,
+             *     payment.refunded, payment.failed.
              */
             event_types: string[];
             url: string;

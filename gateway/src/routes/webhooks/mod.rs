@@ -58,8 +58,8 @@ pub struct CreateWebhookBody {
     /// One or more of booking.created, booking.confirmed, booking.denied, booking.cancelled,
     /// booking.rescheduled, booking.expired, booking.completed, booking.no_show,
     /// court_request.created, court_request.approved, court_request.denied,
-    /// court_request.cancelled, court_request.expired, payment.captured, payment.refunded,
-    /// payment.failed.
+    /// court_request.cancelled, court_request.expired, review.posted, payment.captured,
+    /// payment.refunded, payment.failed.
     #[serde(default)]
     #[schema(required = true, min_items = 1, max_items = 32)]
     pub event_types: Vec<String>,

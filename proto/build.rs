@@ -4,6 +4,7 @@ const PROTOS: &[&str] = &[
     "identity/v1/identity.proto",
     "identity/v1/tokens.proto",
     "identity/v1/webhooks.proto",
+    "identity/v1/conversations.proto",
     "coaching/v1/coaching.proto",
     "booking/v1/booking.proto",
     "booking/v1/payments.proto",

@@ -23,17 +23,41 @@ const BACKLOG: usize = 256;
 /// How long a new stream waits for this replica's subscription before it answers anyway.
 const SUBSCRIBED_WITHIN: Duration = Duration::from_secs(2);
 
-/// One announced notification: whose, and its JSON as the API shows it.
+/// One announced notification or message (issue 36): whose, the SSE event's name, and its JSON as
+/// the API shows it.
 #[derive(Clone, Debug)]
 pub struct Announced {
     pub user_id: Uuid,
+    /// `notification`, or `message` (`{conversation_id, message}`).
+    pub kind: &'static str,
     pub json: String,
 }
 
+/// `{"user_id", "notification"}`, or `{"user_id", "kind": "message", "message"}`.
 #[derive(Deserialize)]
 struct Wire {
     user_id: Uuid,
-    notification: serde_json::Value,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    notification: Option<serde_json::Value>,
+    #[serde(default)]
+    message: Option<serde_json::Value>,
+}
+
+impl Wire {
+    fn announced(self) -> Option<Announced> {
+        let (kind, json) = match (self.kind.as_deref(), self.notification, self.message) {
+            (None | Some("notification"), Some(notification), _) => ("notification", notification),
+            (Some("message"), _, Some(message)) => ("message", message),
+            _ => return None,
+        };
+        Some(Announced {
+            user_id: self.user_id,
+            kind,
+            json: json.to_string(),
+        })
+    }
 }
 
 /// This replica's subscription to the announcements, shared by its open streams; it starts with
@@ -101,13 +125,11 @@ async fn listen(
                         let wire = message
                             .get_payload::<String>()
                             .ok()
-                            .and_then(|text| serde_json::from_str::<Wire>(&text).ok());
+                            .and_then(|text| serde_json::from_str::<Wire>(&text).ok())
+                            .and_then(Wire::announced);
                         match wire {
                             // No receiver is no error: nobody of this replica is listening.
-                            Some(wire) => drop(sender.send(Announced {
-                                user_id: wire.user_id,
-                                json: wire.notification.to_string(),
-                            })),
+                            Some(announced) => drop(sender.send(announced)),
                             None => tracing::warn!("an unreadable notification announcement was skipped"),
                         }
                     }

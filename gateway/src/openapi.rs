@@ -56,6 +56,7 @@ can act on; a refused field is named in it. Times are `HH:MM` (24-hour), dates `
         (name = "notifications", description = "Each person's inbox: what concerns them (requests, answers, cancellations, expiries, reminders, account changes), also pushed live and by email."),
         (name = "tokens", description = "Personal API tokens for scripts: made with a name, scopes and an optional expiry, shown once, listed with their last use, revoked at once. Managed only when signed in with a password, never with a token."),
         (name = "webhooks", description = "Signed webhooks (Standard Webhooks): an HTTPS address subscribed to event kinds of one's own records, each delivery signed with a whsec_ secret, retried for three days, logged and replayable."),
+        (name = "conversations", description = "Threads between two people who share a booking or a court request (or a client and a coach): plain-text messages, read state, unread counts, also pushed live on the notifications stream. Only the thread's two people read it; anyone else gets 404."),
         (name = "payments", description = "Money: a client's saved cards (added with Stripe.js), a booking's receipt, a coach's earnings, and the provider's webhook. A paid session's price is held on the client's card, charged when it completes, and released or charged the coach's fee by the other outcomes; amounts are whole cents."),
     ),
     components(schemas(ErrorBody, RoleName, SignUpRole, SlotType, DayOfWeek, SkillLevel, CourtType,

@@ -49,6 +49,26 @@ pub struct Outreach {
     pub reset_letters_per_hour: u32,
     /// How webhooks reach integrators (issue 37).
     pub webhooks: WebhookSettings,
+    /// The conversations' limits (issue 36).
+    pub messages: MessageSettings,
+}
+
+/// The conversations' limits (`crate::conversations`).
+#[derive(Clone, Debug)]
+pub struct MessageSettings {
+    /// The most messages one person sends in a minute (`MESSAGES_PER_MINUTE`, 20); more is a 429.
+    pub per_minute: u32,
+    /// The most new threads a client starts in a day (`NEW_CONVERSATIONS_PER_DAY`, 10).
+    pub new_conversations_per_day: u32,
+}
+
+impl Default for MessageSettings {
+    fn default() -> Self {
+        Self {
+            per_minute: 20,
+            new_conversations_per_day: 10,
+        }
+    }
 }
 
 /// How webhooks are delivered (`crate::webhooks`).
@@ -84,6 +104,7 @@ impl Default for Outreach {
             mail_retry_max: Duration::from_secs(60),
             reset_letters_per_hour: 3,
             webhooks: WebhookSettings::default(),
+            messages: MessageSettings::default(),
         }
     }
 }
@@ -160,6 +181,13 @@ impl Config {
                     timeout: Duration::from_millis(env.parsed("WEBHOOK_TIMEOUT_MS", millis(hooks.timeout))),
                     interval: Duration::from_millis(
                         env.parsed("WEBHOOK_INTERVAL_MS", millis(hooks.interval)),
+                    ),
+                },
+                messages: MessageSettings {
+                    per_minute: env.parsed("MESSAGES_PER_MINUTE", MessageSettings::default().per_minute),
+                    new_conversations_per_day: env.parsed(
+                        "NEW_CONVERSATIONS_PER_DAY",
+                        MessageSettings::default().new_conversations_per_day,
                     ),
                 },
             },

@@ -13,6 +13,7 @@
 
 mod audit;
 mod config;
+mod conversations;
 mod domain;
 mod error;
 mod feeds;
@@ -41,7 +42,7 @@ use platform::{
 };
 use proto::identity::v1::identity_server::IdentityServer;
 
-pub use config::{AdminSeed, Config, Outreach, WebhookSettings};
+pub use config::{AdminSeed, Config, MessageSettings, Outreach, WebhookSettings};
 
 /// A built, bound, not yet serving identity-svc: [`Host::port`], [`Host::ops_port`],
 /// [`Host::run_until`].
@@ -101,6 +102,10 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         reach: reach.clone(),
         clock: clock.clone(),
         webhooks: webhooks.clone(),
+        conversations: conversations::Settings {
+            live: conversations::Live::new(link.clone(), &config.redis_namespace),
+            limits: config.outreach.messages.clone(),
+        },
     };
     let fan_outs = webhooks.clone();
     let reminders = reminders::Reminders {
@@ -151,6 +156,7 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
             let reach = reach.clone();
             let fan_out = fan_outs.clone();
             async move {
+                conversations::record_shared(&db, &envelope).await?;
                 let rows = inbox::apply(&db, &envelope, &reach.public_url).await?;
                 reach.announce(&rows).await;
                 fan_out.fan_out(&envelope).await?;

@@ -223,6 +223,10 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/webhooks/{webhook_id}/rotate-secret", &[]),
     (Method::POST, "/webhooks/{webhook_id}/test", &[]),
     (Method::POST, "/webhooks/{webhook_id}/deliveries/{delivery_id}/replay", &[]),
+    // Conversations are identity's and never remembered by a gateway.
+    (Method::POST, "/conversations", &[]),
+    (Method::POST, "/conversations/{conversation_id}/messages", &[]),
+    (Method::POST, "/conversations/{conversation_id}/read", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

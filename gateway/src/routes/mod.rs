@@ -16,6 +16,7 @@ pub mod cache;
 pub mod calendar;
 pub mod client;
 pub mod coaching;
+pub mod conversations;
 pub mod gym;
 pub mod notifications;
 pub mod payments;
@@ -167,6 +168,11 @@ pub fn table() -> Vec<Route> {
         route(MANAGES_TOKENS, routes!(webhooks::test_webhook)),
         route(MANAGES_TOKENS, routes!(webhooks::deliveries::list_deliveries)),
         route(MANAGES_TOKENS, routes!(webhooks::deliveries::replay_delivery)),
+        route(SIGNED_IN, routes!(conversations::list_conversations, conversations::start_conversation)),
+        route(SIGNED_IN, routes!(conversations::unread_messages)),
+        route(SIGNED_IN, routes!(conversations::get_conversation)),
+        route(SIGNED_IN, routes!(conversations::messages::list_messages, conversations::messages::send_message)),
+        route(SIGNED_IN, routes!(conversations::messages::mark_read)),
     ]
 }
 

@@ -206,7 +206,7 @@ async fn next_event(open: &mut Open) -> Option<Event> {
         tokio::select! {
             received = open.announced.recv() => match received {
                 Ok(announced) if announced.user_id == open.user_id => {
-                    return Some(Event::default().event("notification").data(announced.json));
+                    return Some(Event::default().event(announced.kind).data(announced.json));
                 }
                 Ok(_) => {}
                 Err(RecvError::Lagged(skipped)) => {
@@ -232,7 +232,9 @@ async fn next_event(open: &mut Open) -> Option<Event> {
 
 /// The signed-in person's new notifications, live, as Server-Sent Events: each one an event named
 /// `notification` whose data is the notification (as `GET /notifications` lists it), a comment
-/// `connected` first and a keep-alive comment every 15 seconds. The stream ends when the token
+/// `connected` first and a keep-alive comment every 15 seconds. Each new message of the person's
+/// conversations (sent to them, or by them from another tab) is an event named `message` whose
+/// data is `{conversation_id, message}` (the message as `GET /conversations/{id}/messages` lists it). The stream ends when the token
 /// stops being in force (sign-out, a changed password or role). Read the inbox again whenever
 /// the stream (re)opens: what was announced while it was closed is only there.
 ///

@@ -73,6 +73,7 @@ const RULES: &[(&str, Option<Area>)] = &[
     ("/tokens", None),
     ("/webhooks", None),
     ("/notifications", None),
+    ("/conversations", None),
     ("/calendar", None),
     ("/client/payment-methods", None),
     // Public: the gate never looks at a token there.

@@ -621,6 +621,26 @@ impl World {
                     ids: ids([("webhook_id", body["webhook_id"].clone())]),
                 }
             }
+            // A client may write to any coach; a message needs the thread.
+            "POST /conversations" | "POST /conversations/{conversation_id}/messages" => {
+                let coach = user(mesh, "coach", "Connie Contacted").await;
+                let client = user(mesh, "client", "Cora Curious").await;
+                let start = json!({"with_user_id": coach.id});
+                let (status, thread) = mesh.post("/conversations", Some(&client.token), start).await;
+                assert_eq!(status, StatusCode::CREATED, "{key}'s thread: {thread}");
+                if key == "POST /conversations" {
+                    let other = user(mesh, "client", "Cleo Curious").await;
+                    Arranged {
+                        token: Some(other.token),
+                        ids: ids([("with_user_id", json!(coach.id))]),
+                    }
+                } else {
+                    Arranged {
+                        token: Some(client.token),
+                        ids: ids([("conversation_id", thread["conversation_id"].clone())]),
+                    }
+                }
+            }
             _ if operation.names_a_record() => panic!(
                 "{key} names a record (a path id or a required uuid) this test does not make: add it to World::arrange"
             ),

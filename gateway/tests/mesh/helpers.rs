@@ -27,6 +27,8 @@ pub struct Mesh {
     pub upload_dir: std::path::PathBuf,
     /// The mesh's own provider: booking-svc's `STRIPE_API_BASE`.
     pub stripe: Localstripe,
+    /// The gateway's configuration, for a second replica ([`Mesh::second_gateway`]).
+    pub gateway_config: gateway::Config,
     processes: Processes,
 }
 
@@ -176,6 +178,7 @@ impl Mesh {
             resolver: None,
         };
         customise(&mut config);
+        let gateway_config = config.clone();
         let gateway = gateway::build(config).await.expect("gateway builds");
         let base = format!("http://127.0.0.1:{}/api", gateway.port());
         processes.spawn(|stopped| gateway.run_until(stopped));
@@ -188,6 +191,7 @@ impl Mesh {
             database_url,
             redis_namespace,
             keys: (private, public),
+            gateway_config,
             processes,
         };
         mesh.wait_until_ready().await;
@@ -209,6 +213,17 @@ impl Mesh {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         panic!("the mesh did not become ready");
+    }
+
+    /// Starts another gateway replica on the same services and Redis; returns its `/api` base.
+    pub async fn second_gateway(&mut self) -> String {
+        let mut config = self.gateway_config.clone();
+        config.listen_addr = any_port();
+        config.ops_addr = any_port();
+        let gateway = gateway::build(config).await.expect("the second gateway builds");
+        let base = format!("http://127.0.0.1:{}/api", gateway.port());
+        self.processes.spawn(|stopped| gateway.run_until(stopped));
+        base
     }
 
     pub fn url(&self, path: &str) -> String {

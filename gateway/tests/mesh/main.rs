@@ -12,6 +12,7 @@ mod calendar;
 mod client;
 mod coaching;
 mod contract;
+mod conversations;
 mod events;
 mod finding;
 mod gym;

@@ -3,6 +3,7 @@
 //! react to write their event to the outbox in the same transaction and wake the relay.
 
 mod admin;
+mod conversations;
 mod notices;
 mod sessions;
 mod tokens;
@@ -94,6 +95,8 @@ pub struct IdentityService {
     pub webhooks: crate::webhooks::Webhooks,
     /// "Now" for API tokens' expiry and last use (tests move it).
     pub clock: platform::clock::SharedClock,
+    /// Conversations' live channel and limits (issue 36).
+    pub conversations: crate::conversations::Settings,
 }
 
 impl From<NotificationRow> for pb::Notification {
@@ -691,5 +694,54 @@ impl Identity for IdentityService {
         request: Request<pb::TestWebhookRequest>,
     ) -> Result<Response<pb::TestWebhookResponse>, Status> {
         webhooks::test_webhook(self, request).await
+    }
+
+    async fn list_conversations(
+        &self,
+        request: Request<pb::ListConversationsRequest>,
+    ) -> Result<Response<pb::ListConversationsResponse>, Status> {
+        conversations::list_conversations(self, request).await
+    }
+
+    async fn start_conversation(
+        &self,
+        request: Request<pb::StartConversationRequest>,
+    ) -> Result<Response<pb::StartConversationResponse>, Status> {
+        conversations::start_conversation(self, request).await
+    }
+
+    async fn get_conversation(
+        &self,
+        request: Request<pb::GetConversationRequest>,
+    ) -> Result<Response<pb::GetConversationResponse>, Status> {
+        conversations::get_conversation(self, request).await
+    }
+
+    async fn count_unread_messages(
+        &self,
+        request: Request<pb::CountUnreadMessagesRequest>,
+    ) -> Result<Response<pb::CountUnreadMessagesResponse>, Status> {
+        conversations::count_unread_messages(self, request).await
+    }
+
+    async fn list_messages(
+        &self,
+        request: Request<pb::ListMessagesRequest>,
+    ) -> Result<Response<pb::ListMessagesResponse>, Status> {
+        conversations::list_messages(self, request).await
+    }
+
+    async fn send_message(
+        &self,
+        request: Request<pb::SendMessageRequest>,
+    ) -> Result<Response<pb::SendMessageResponse>, Status> {
+        conversations::send_message(self, request).await
+    }
+
+    async fn mark_conversation_read(
+        &self,
+        request: Request<pb::MarkConversationReadRequest>,
+    ) -> Result<Response<pb::MarkConversationReadResponse>, Status> {
+        conversations::mark_conversation_read(self, request).await
     }
 }

@@ -36,7 +36,8 @@ export type BlockState = 'none' | 'by_me' | 'by_them';
 /** A thread between the signed-in person and `other`. */
 export interface Conversation {
   conversation_id: string;
-  other: { user_id: string | null; full_name: string; role: Role };
+  /** A deleted account: user_id and role null, full_name "Deleted user". */
+  other: { user_id: string | null; full_name: string; role: Role | null };
   last_message: Message | null;
   unread: number;
   can_send: boolean;

@@ -99,4 +99,19 @@ describe('Blocking and reporting in a thread', () => {
 
     expect(await screen.findByText('You already reported this message.')).toBeInTheDocument();
   });
+
+  it('keeps a deleted account’s messages, read as "Deleted user", with no one left to block', async () => {
+    const gone = { user_id: null, full_name: 'Deleted user' };
+    renderApp(THREAD, {
+      user: 'client',
+      api: threadApi([message({ sender: gone, body: 'See you Tuesday.' })], {
+        other: { ...gone, role: null },
+        can_send: false,
+      }),
+    });
+
+    const thread = await screen.findByRole('list', { name: 'Messages with Deleted user' });
+    expect(thread).toHaveTextContent('Deleted user: See you Tuesday.');
+    expect(screen.queryByRole('button', { name: 'Block' })).toBeNull();
+  });
 });

@@ -2,8 +2,8 @@ import type { Role } from '@/lib/auth';
 
 const ROLE_LABELS: Record<Role, string> = { client: 'Client', coach: 'Coach', gym: 'Gym', admin: 'Admin' };
 
-/** "Coach", "Gym": who the other person of a thread is. */
-export const roleLabel = (role: Role) => ROLE_LABELS[role] ?? role;
+/** "Coach", "Gym": who the other person of a thread is (nothing for a deleted account). */
+export const roleLabel = (role: Role | null) => (role ? (ROLE_LABELS[role] ?? role) : '');
 
 /** A message's time: "14:05" today, "Nov 3, 14:05" before. */
 export function formatMessageTime(at: string, now: Date = new Date()): string {

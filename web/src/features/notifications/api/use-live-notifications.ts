@@ -52,6 +52,8 @@ export function useLiveNotifications() {
         onOpen: () => {
           void mutate(UNREAD_COUNT_KEY);
           void mutate(NOTIFICATIONS_KEY);
+          // What was said while the stream was closed.
+          void refreshConversations();
         },
         onNotification: (n: Notification) => {
           toast(n.title, {

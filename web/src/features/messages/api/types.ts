@@ -1,57 +1,35 @@
 /**
- * The shapes of the Messages page's answers and bodies (issue 36), as the design gives them; the
- * gateway's document does not carry them yet. When it does, alias `Schemas[...]` here instead.
+ * The shapes of the Messages page's answers and bodies (issue 36), from the gateway's document;
+ * the words it gives as strings (`blocked`, `kind`, `role`) narrowed to the values it lists.
  */
+import type { Complete, Schemas } from '@/lib/api-types';
 import type { Role } from '@/lib/auth';
 
-/** Someone a message or a thread names; `full_name` reads "Deleted user" for a deleted account. */
-export interface MessagePerson {
-  user_id: string | null;
-  full_name: string;
-}
+/** Someone a message names; `full_name` reads "Deleted user" for a deleted account. */
+export type MessagePerson = Complete<Schemas['Sender']>;
 
-/** One message of a thread. `read`: read by the person who did not send it. */
-export interface Message {
-  message_id: string;
-  conversation_id: string;
-  sender: MessagePerson;
-  body: string;
-  created_at: string;
-  mine: boolean;
-  read: boolean;
-}
+/** One message of a thread. `read`: read by its recipient (the other person for yours; you for
+ * theirs). */
+export type Message = Complete<Schemas['Message']>;
 
 /** A booking or a court request the two people of a thread share. */
-export interface SharedRecord {
-  kind: 'booking' | 'court_request';
-  id: string;
-  date: string;
-  start_time: string;
-  end_time: string;
-  status: string;
-}
+export type SharedRecord = Omit<Complete<Schemas['SharedRecord']>, 'kind'> & { kind: 'booking' | 'court_request' };
 
 export type BlockState = 'none' | 'by_me' | 'by_them';
 
+/** The other person of a thread; a deleted account: user_id and role null, "Deleted user". */
+export type OtherPerson = Omit<Complete<Schemas['OtherPerson']>, 'role'> & { role: Role | null };
+
 /** A thread between the signed-in person and `other`. */
-export interface Conversation {
-  conversation_id: string;
-  /** A deleted account: user_id and role null, full_name "Deleted user". */
-  other: { user_id: string | null; full_name: string; role: Role | null };
-  last_message: Message | null;
-  unread: number;
-  can_send: boolean;
+export type Conversation = Omit<Complete<Schemas['Conversation']>, 'blocked' | 'shared' | 'other'> & {
   blocked: BlockState;
-  created_at: string;
-  updated_at: string;
   /** Newest first, at most 20. */
   shared: SharedRecord[];
-}
+  other: OtherPerson;
+};
 
 /** GET /api/conversations/unread-count. */
-export interface MessagesUnreadCount {
-  unread: number;
-}
+export type MessagesUnreadCount = Complete<Schemas['UnreadMessages']>;
 
 /** The live stream's `message` event: a new message of one of the signed-in person's threads. */
 export interface MessageEvent {

@@ -85,9 +85,10 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     revalidateOnReconnect: false,
     shouldRetryOnError: false,
     // SPEC 4: a failed current-user fetch removes the token silently. Only a refusal by the
-    // server counts: a request cut off by a reload or a dropped network says nothing about it.
+    // server (a 4xx) counts: a request cut off by a navigation, a reload or a dropped network
+    // (status 0), or a server that is down (5xx), says nothing about the token.
     onError: (error) => {
-      if (error instanceof ApiError) endSession();
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) endSession();
     },
   });
 

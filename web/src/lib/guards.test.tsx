@@ -51,4 +51,13 @@ describe('route guards', () => {
     expect(localStorage.getItem('token')).toBeNull();
     expect(screen.queryByText('Token expired')).not.toBeInTheDocument();
   });
+
+  it('keeps a stored token when the server could not answer for it', async () => {
+    localStorage.setItem('token', 'still-good');
+    renderApp('/client/dashboard', {
+      api: { 'GET /auth/me': { status: 503, body: { detail: 'Courtside is busy. Please try again.' } } },
+    });
+    await screen.findByRole('tab', { name: 'Login' });
+    expect(localStorage.getItem('token')).toBe('still-good');
+  });
 });

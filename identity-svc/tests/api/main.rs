@@ -15,4 +15,5 @@ mod reset;
 mod revocation;
 mod tokens;
 mod webhooks;
+mod webhooks_receiver;
 mod webhooks_safety;

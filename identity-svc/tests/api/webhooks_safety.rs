@@ -7,7 +7,7 @@ use tonic::Code;
 
 use crate::{
     helpers::{REDIS_URL, TestApp, authed, config, eventually, fresh_database, refused},
-    webhooks::{Receiver, booking, envelope, id, log, subscribe},
+    webhooks_receiver::{Receiver, booking, envelope, id, log, subscribe},
 };
 
 async fn create(

@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiPost, coachWithWeeklySlot, registerViaApi, weekdayOf, type Session } from './support/api';
+import {
+  apiPost,
+  coachWithWeeklySlot,
+  gymWithRequestedCourtTime,
+  registerViaApi,
+  weekdayOf,
+  type Session,
+} from './support/api';
 import { localDateFromToday } from './support/coach';
 import { expectAccessible, expectGoodScreen } from './support/screen';
 import { signIn, signInAsAdmin } from './support/session';
@@ -132,4 +139,33 @@ test('a reported message reaches the admin in context, who suspends its sender',
   // Their session ended at once.
   const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${coach.token}` } });
   expect(me.status()).toBe(401);
+});
+
+test('a gym writes to a coach from their court request, which the thread links to', async ({ browser, page, request }) => {
+  const date = await localDateFromToday(page, 5);
+  const { gym, coach } = await gymWithRequestedCourtTime(request, date);
+  const gymPage = await pageOf(browser, gym);
+  const coachPage = await pageOf(browser, coach);
+  await coachPage.goto('/messages');
+  await expect(coachPage.getByText('No conversations yet')).toBeVisible();
+
+  await gymPage.goto('/gym/dashboard');
+  await gymPage
+    .getByTestId('pending-reservation')
+    .getByRole('link', { name: `Message ${coach.user.full_name}` })
+    .click();
+  await expect(gymPage.getByText('You share 1 record')).toBeVisible();
+  await gymPage.getByRole('textbox', { name: `Message ${coach.user.full_name}` }).fill('How many athletes will you bring?');
+  await gymPage.keyboard.press('Enter');
+  await expect(thread(gymPage, coach.user.full_name)).toContainText('How many athletes will you bring?');
+
+  // The coach's open Messages page lists the new thread by itself.
+  const conversations = coachPage.getByRole('list', { name: 'Conversations' });
+  await conversations.getByRole('link', { name: new RegExp(gym.user.full_name) }).click();
+  await expect(thread(coachPage, gym.user.full_name)).toContainText('How many athletes will you bring?');
+  await coachPage.getByText('You share 1 record').click();
+  await expect(coachPage.getByRole('link', { name: /^Court request, / })).toHaveAttribute(
+    'href',
+    /\/coach\/dashboard\?reservation=[0-9a-f-]{36}$/,
+  );
 });

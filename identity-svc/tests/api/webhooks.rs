@@ -435,3 +435,40 @@ async fn a_posted_review_reaches_the_reviewed_coachs_webhook_alone() {
     assert_eq!(body["data"]["rating"], 5);
     assert_eq!(body["data"]["comment"], "Great footwork drills");
 }
+
+#[tokio::test]
+async fn a_delivery_left_pending_by_a_stopped_replica_is_sent_by_the_next_with_the_same_id() {
+    let database_url = crate::helpers::fresh_database().await;
+    let first_config = crate::helpers::config(&database_url, crate::helpers::REDIS_URL);
+    let mut next_config = crate::helpers::config(&database_url, crate::helpers::REDIS_URL);
+    next_config.redis_namespace = first_config.redis_namespace.clone();
+    let first = TestApp::start_with(first_config).await;
+    let receiver = Receiver::start().await;
+    let (token, coach) = first.register("coach").await;
+    let (_, client) = first.register("client").await;
+    let (_, secret) = subscribe(&first, &token, &receiver.url("in"), &["booking.created"]).await;
+    receiver.answer(500);
+    let event = envelope(Event::BookingRequested {
+        booking: booking(id(&coach), id(&client)),
+    });
+    first.publish(&event).await;
+    receiver.wait_for(1).await;
+    // Stopped once the failure is recorded (stopped mid-attempt, its lease would have to lapse
+    // first: a_delivery_whose_worker_died_is_sent_by_another_once_its_lease_lapses).
+    eventually("the failed attempt recorded", || async {
+        let recorded: i64 = sqlx::query_scalar("select count(*) from identity.webhook_attempt")
+            .fetch_one(&first.db)
+            .await
+            .unwrap();
+        (recorded == 1).then_some(())
+    })
+    .await;
+    first.stop().await;
+
+    // Another replica (the same database) takes the retry 5 s later.
+    receiver.answer(200);
+    let _next = TestApp::start_with(next_config).await;
+    let got = receiver.wait_for(2).await;
+    assert_eq!(got[1].id, event.event_id.to_string(), "one id, whoever sends it");
+    assert!(got[1].signed_by(&secret));
+}

@@ -11,6 +11,8 @@ use crate::store::{AuditChange, AuditRow, UserRow};
 pub const USER_CREATED: &str = "user_created";
 pub const USER_UPDATED: &str = "user_updated";
 pub const USER_DELETED: &str = "user_deleted";
+/// An admin suspended a user (issue 36): changes `suspended_at` and `reason`.
+pub const USER_SUSPENDED: &str = "user_suspended";
 /// An admin's API token was used (issue 37): the target is the token, "used_for" what for.
 pub const API_TOKEN_USED: &str = "api_token_used";
 /// The field a password change is recorded under, with neither value.

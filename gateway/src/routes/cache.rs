@@ -227,6 +227,11 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::POST, "/conversations", &[]),
     (Method::POST, "/conversations/{conversation_id}/messages", &[]),
     (Method::POST, "/conversations/{conversation_id}/read", &[]),
+    (Method::POST, "/users/{user_id}/block", &[]),
+    (Method::DELETE, "/users/{user_id}/block", &[]),
+    (Method::POST, "/messages/{message_id}/report", &[]),
+    // A suspension ends the user's tokens (as a role change does); their name stays.
+    (Method::POST, "/admin/users/{user_id}/suspend", &[]),
 ];
 
 /// The data the write `method` `path` changes; `None` when the route is not declared.

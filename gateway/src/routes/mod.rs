@@ -173,6 +173,10 @@ pub fn table() -> Vec<Route> {
         route(SIGNED_IN, routes!(conversations::get_conversation)),
         route(SIGNED_IN, routes!(conversations::messages::list_messages, conversations::messages::send_message)),
         route(SIGNED_IN, routes!(conversations::messages::mark_read)),
+        route(SIGNED_IN, routes!(conversations::safety::block_user, conversations::safety::unblock_user)),
+        route(SIGNED_IN, routes!(conversations::safety::report_message)),
+        route(ADMIN, routes!(conversations::safety::list_reports)),
+        route(ADMIN, routes!(conversations::safety::suspend_user)),
     ]
 }
 

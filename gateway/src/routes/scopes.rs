@@ -74,6 +74,10 @@ const RULES: &[(&str, Option<Area>)] = &[
     ("/webhooks", None),
     ("/notifications", None),
     ("/conversations", None),
+    ("/users", None),
+    ("/messages", None),
+    ("/admin/reports", None),
+    ("/admin/users/{user_id}/suspend", None),
     ("/calendar", None),
     ("/client/payment-methods", None),
     // Public: the gate never looks at a token there.

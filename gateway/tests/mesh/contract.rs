@@ -641,6 +641,28 @@ impl World {
                     }
                 }
             }
+            // The recipient reports a message; the admin suspends someone.
+            "POST /messages/{message_id}/report" => {
+                let coach = user(mesh, "coach", "Rex Reported").await;
+                let client = user(mesh, "client", "Rita Reporter").await;
+                let start = json!({"with_user_id": coach.id});
+                let (_, thread) = mesh.post("/conversations", Some(&client.token), start).await;
+                let id = thread["conversation_id"].as_str().expect("a thread");
+                let path = format!("/conversations/{id}/messages");
+                let (status, sent) = mesh.post(&path, Some(&coach.token), json!({"body": "hey"})).await;
+                assert_eq!(status, StatusCode::CREATED, "{key}'s message: {sent}");
+                Arranged {
+                    token: Some(client.token),
+                    ids: ids([("message_id", sent["message_id"].clone())]),
+                }
+            }
+            "POST /admin/users/{user_id}/suspend" => {
+                let someone = user(mesh, "client", "Sue Suspended").await;
+                Arranged {
+                    token: Some(self.admin.clone()),
+                    ids: ids([("user_id", json!(someone.id))]),
+                }
+            }
             _ if operation.names_a_record() => panic!(
                 "{key} names a record (a path id or a required uuid) this test does not make: add it to World::arrange"
             ),

@@ -322,3 +322,253 @@ async fn a_message_reaches_the_other_persons_stream_through_another_gateway_and_
     assert_eq!(list[0]["last_message"]["body"], "reply 3");
     assert_eq!(list[0]["unread"], 3);
 }
+
+/// A client's thread with a new coach, and the coach.
+async fn thread_with_coach(mesh: &Mesh, client: &User, name: &str) -> (User, String) {
+    let coach = user(mesh, "coach", name).await;
+    let (status, thread) = mesh
+        .post(
+            "/conversations",
+            Some(&client.token),
+            json!({"with_user_id": coach.id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{thread}");
+    (coach, thread["conversation_id"].as_str().unwrap().to_owned())
+}
+
+async fn send(mesh: &Mesh, token: &str, id: &str, body: &str) -> (StatusCode, Value) {
+    mesh.post(
+        &format!("/conversations/{id}/messages"),
+        Some(token),
+        json!({"body": body}),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_block_stops_new_messages_either_way_and_keeps_the_thread_readable() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Chris Client").await;
+    let (coach, id) = thread_with_coach(&mesh, &client, "Carla Coach").await;
+    assert_eq!(
+        send(&mesh, &client.token, &id, "hello").await.0,
+        StatusCode::CREATED
+    );
+
+    let block = format!("/users/{}/block", coach.id);
+    let (status, _) = mesh.call(Method::POST, &block, Some(&client.token), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, refused) = send(&mesh, &client.token, &id, "again").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        refused["detail"],
+        "You blocked Carla Coach. Unblock them to send a message."
+    );
+    let (status, refused) = send(&mesh, &coach.token, &id, "why?").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(refused["detail"], "Chris Client is not taking messages from you.");
+    let (_, mine) = mesh
+        .get(&format!("/conversations/{id}"), Some(&client.token))
+        .await;
+    assert_eq!(
+        (mine["blocked"].as_str(), mine["can_send"].as_bool()),
+        (Some("by_me"), Some(false))
+    );
+    let (_, theirs) = mesh
+        .get(&format!("/conversations/{id}"), Some(&coach.token))
+        .await;
+    assert_eq!(theirs["blocked"], "by_them");
+    let (status, history) = mesh
+        .get(&format!("/conversations/{id}/messages"), Some(&coach.token))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(history[0]["body"], "hello");
+    // No new thread either: another client's block of a coach refuses the start.
+    let other = user(&mesh, "client", "Olive Other").await;
+    let (status, _) = mesh
+        .call(
+            Method::POST,
+            &format!("/users/{}/block", other.id),
+            Some(&coach.token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, refused) = mesh
+        .post(
+            "/conversations",
+            Some(&other.token),
+            json!({"with_user_id": coach.id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    let (status, _) = mesh
+        .call(
+            Method::POST,
+            &format!("/users/{}/block", client.id),
+            Some(&client.token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    let (status, _) = mesh.call(Method::DELETE, &block, Some(&client.token), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        send(&mesh, &coach.token, &id, "welcome back").await.0,
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn a_reported_message_reaches_the_admin_in_context_and_a_suspension_ends_the_senders_sessions() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Chris Client").await;
+    let (coach, id) = thread_with_coach(&mesh, &client, "Rude Coach").await;
+    let stranger = user(&mesh, "client", "Sam Stranger").await;
+    let admin = mesh.admin().await;
+    for n in 1..=7 {
+        send(&mesh, &client.token, &id, &format!("before {n}")).await;
+    }
+    let (_, bad) = send(&mesh, &coach.token, &id, "something nasty").await;
+    for n in 1..=2 {
+        send(&mesh, &client.token, &id, &format!("after {n}")).await;
+    }
+    let report = format!("/messages/{}/report", bad["message_id"].as_str().unwrap());
+
+    // Only the recipient reports it, once; anyone else is told it does not exist.
+    let (status, _) = mesh
+        .post(&report, Some(&coach.token), json!({"reason": "mine"}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    for outsider in [&stranger.token, &admin] {
+        let (status, _) = mesh
+            .post(&report, Some(outsider), json!({"reason": "spam"}))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+    let (status, refused) = mesh
+        .post(&report, Some(&client.token), json!({"reason": "   "}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    let (status, made) = mesh
+        .post(&report, Some(&client.token), json!({"reason": "Insults."}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let (status, _) = mesh
+        .post(&report, Some(&client.token), json!({"reason": "Insults."}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    let (status, _) = mesh.get("/admin/reports", Some(&client.token)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, reports) = mesh.get("/admin/reports", Some(&admin)).await;
+    assert_eq!(status, StatusCode::OK, "{reports}");
+    let listed = &reports[0];
+    assert_eq!(listed["report_id"], made["report_id"]);
+    assert_eq!(listed["reason"], "Insults.");
+    assert_eq!(
+        listed["reporter"],
+        json!({"user_id": client.id, "full_name": "Chris Client"})
+    );
+    assert_eq!(
+        listed["sender"],
+        json!({"user_id": coach.id, "full_name": "Rude Coach", "suspended": false})
+    );
+    assert_eq!(listed["message"]["body"], "something nasty");
+    let context: Vec<&str> = listed["context"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        context,
+        [
+            "before 3", "before 4", "before 5", "before 6", "before 7", "after 1", "after 2"
+        ]
+    );
+
+    // Suspended: the coach's token stops at once, sign-in is refused, the audit has it.
+    let suspend = format!("/admin/users/{}/suspend", coach.id);
+    let (status, suspended) = mesh
+        .post(&suspend, Some(&admin), json!({"reason": "Threats."}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{suspended}");
+    assert_eq!(suspended["user_id"], coach.id.as_str());
+    let (status, _) = mesh.get("/conversations", Some(&coach.token)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (_, me) = mesh.get("/auth/me", Some(&admin)).await;
+    let (_, who) = mesh
+        .get(&format!("/admin/users/{}", coach.id), Some(&admin))
+        .await;
+    let email = who["email"].as_str().expect("the coach's email").to_owned();
+    let (status, refused) = mesh.sign_in(&email, platform::testing::FIXTURE_PASSWORD).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert!(refused["detail"].as_str().unwrap().contains("suspended"));
+    let (_, reports) = mesh.get("/admin/reports", Some(&admin)).await;
+    assert_eq!(reports[0]["sender"]["suspended"], true);
+    let (_, audit) = mesh.get("/admin/audit", Some(&admin)).await;
+    let entry = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["action"] == "user_suspended")
+        .unwrap_or_else(|| panic!("no suspension in the audit: {audit}"));
+    assert_eq!(entry["admin_id"], me["user_id"]);
+    let (status, _) = mesh
+        .post(
+            &format!("/admin/users/{}/suspend", me["user_id"].as_str().unwrap()),
+            Some(&admin),
+            json!({"reason": "x"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn a_sender_is_held_to_messages_per_minute_and_a_client_to_new_threads_a_day() {
+    let mesh = Mesh::start().await;
+    let client = user(&mesh, "client", "Chris Client").await;
+    let (_, id) = thread_with_coach(&mesh, &client, "Carla Coach").await;
+    for n in 1..=20 {
+        let (status, body) = send(&mesh, &client.token, &id, &format!("message {n}")).await;
+        assert_eq!(status, StatusCode::CREATED, "{n}: {body}");
+    }
+    let answer = mesh
+        .raw(
+            Method::POST,
+            &format!("/conversations/{id}/messages"),
+            Some(&client.token),
+            Some("application/json"),
+            json!({"body": "one too many"}).to_string(),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS, "{}", answer.body);
+    assert_eq!(answer.headers["retry-after"], "60");
+
+    // Ten new threads a day (the first above counts), then 429; an existing thread still opens.
+    for n in 2..=10 {
+        thread_with_coach(&mesh, &client, &format!("Coach {n}")).await;
+    }
+    let eleventh = user(&mesh, "coach", "Coach 11").await;
+    let (status, refused) = mesh
+        .post(
+            "/conversations",
+            Some(&client.token),
+            json!({"with_user_id": eleventh.id}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    let (_, list) = mesh.get("/conversations", Some(&client.token)).await;
+    let first_coach = list.as_array().unwrap().last().unwrap()["other"]["user_id"].clone();
+    let (status, _) = mesh
+        .post(
+            "/conversations",
+            Some(&client.token),
+            json!({"with_user_id": first_coach}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+}

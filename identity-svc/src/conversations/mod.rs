@@ -11,6 +11,7 @@
 //! and once for the sender's other tabs; the gateways push it down the owner's open streams as an
 //! SSE event named `message` (gateway/src/live.rs).
 
+pub mod safety;
 pub mod store;
 
 use chrono::{DateTime, Utc};
@@ -28,6 +29,9 @@ use crate::error::Error;
 pub const MAX_BODY: usize = 2000;
 /// The most shared records a conversation shows.
 pub const SHARED_SHOWN: i64 = 20;
+/// Why a suspended account cannot sign in (or use its API tokens).
+pub const SUSPENDED: &str =
+    "This account is suspended after a report. Write to support if you think this is a mistake.";
 /// The name a deleted account's messages read.
 pub const DELETED_USER: &str = "Deleted user";
 

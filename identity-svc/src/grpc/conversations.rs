@@ -1,7 +1,11 @@
 //! The conversations' RPCs of identity.v1 (issue 36): who may call each, then the conversations
 //! module. Anyone but a thread's two people is told it does not exist.
 
+mod safety;
+
 use std::{collections::HashMap, str::FromStr};
+
+pub(super) use safety::{block_user, list_message_reports, report_message, suspend_user, unblock_user};
 
 use platform::{
     auth::{Caller, Role},

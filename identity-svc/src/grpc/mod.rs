@@ -345,6 +345,9 @@ impl Identity for IdentityService {
         if let Some(hash) = hash.filter(|h| !h.is_current()) {
             self.upgrade_hash(user.user_id, hash, r.password);
         }
+        if crate::conversations::safety::is_suspended(&self.db, user.user_id).await? {
+            return Err(Error::Forbidden(crate::conversations::SUSPENDED.into()).into());
+        }
         let token = self.issue(&user, &r.user_agent).await?;
         Ok(Response::new(pb::LoginResponse {
             token,
@@ -743,5 +746,40 @@ impl Identity for IdentityService {
         request: Request<pb::MarkConversationReadRequest>,
     ) -> Result<Response<pb::MarkConversationReadResponse>, Status> {
         conversations::mark_conversation_read(self, request).await
+    }
+
+    async fn block_user(
+        &self,
+        request: Request<pb::BlockUserRequest>,
+    ) -> Result<Response<pb::BlockUserResponse>, Status> {
+        conversations::block_user(self, request).await
+    }
+
+    async fn unblock_user(
+        &self,
+        request: Request<pb::UnblockUserRequest>,
+    ) -> Result<Response<pb::UnblockUserResponse>, Status> {
+        conversations::unblock_user(self, request).await
+    }
+
+    async fn report_message(
+        &self,
+        request: Request<pb::ReportMessageRequest>,
+    ) -> Result<Response<pb::ReportMessageResponse>, Status> {
+        conversations::report_message(self, request).await
+    }
+
+    async fn list_message_reports(
+        &self,
+        request: Request<pb::ListMessageReportsRequest>,
+    ) -> Result<Response<pb::ListMessageReportsResponse>, Status> {
+        conversations::list_message_reports(self, request).await
+    }
+
+    async fn suspend_user(
+        &self,
+        request: Request<pb::SuspendUserRequest>,
+    ) -> Result<Response<pb::SuspendUserResponse>, Status> {
+        conversations::suspend_user(self, request).await
     }
 }

@@ -126,6 +126,10 @@ pub(super) async fn exchange_api_token(
     if !ROLES.contains(&role) {
         return Err(Status::unauthenticated(NO_LONGER));
     }
+    // A suspended account's tokens stop with its sessions (issue 36).
+    if crate::conversations::safety::is_suspended(&service.db, holder.user_id).await? {
+        return Err(Status::unauthenticated(crate::conversations::SUSPENDED));
+    }
     if role == Role::Admin {
         record_use(service, &holder, &r.used_for, &request_id).await?;
     }

@@ -4,6 +4,7 @@
 //! arrives on `GET /notifications/stream` as an event named `message`.
 
 pub mod messages;
+pub mod safety;
 
 use axum::{extract::State, http::StatusCode, response::Response};
 use proto::identity::v1 as pb;

@@ -14,7 +14,7 @@
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
-use futures::{StreamExt, stream};
+use futures::{FutureExt, StreamExt, stream};
 use platform::host::Shutdown;
 use reqwest::Url;
 use uuid::Uuid;
@@ -72,14 +72,16 @@ struct Outcome {
 }
 
 impl Webhooks {
-    /// Runs the worker until `shutdown`: at once, then whenever woken or every interval.
+    /// Runs the worker until `shutdown`: at once, then whenever woken or every interval. A round
+    /// under way when `shutdown` comes is finished (at most one attempt's timeout), so what it
+    /// sent is recorded rather than left leased; no round starts after it.
     pub async fn run(self, shutdown: Shutdown) {
         loop {
-            tokio::select! {
-                () = shutdown.clone() => return,
-                done = self.run_due() => if let Err(error) = done {
-                    tracing::warn!(error = format!("{error:#}"), "the webhook worker failed; retrying next tick");
-                },
+            if let Err(error) = self.rounds(Some(&shutdown)).await {
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "the webhook worker failed; retrying next tick"
+                );
             }
             tokio::select! {
                 () = shutdown.clone() => return,
@@ -89,10 +91,14 @@ impl Webhooks {
         }
     }
 
-    /// Delivers what is due now; returns how many attempts were made.
-    pub async fn run_due(&self) -> Result<usize, Error> {
+    /// Delivers what is due now, round after round until none is left or `shutdown` came;
+    /// returns how many attempts were made.
+    async fn rounds(&self, shutdown: Option<&Shutdown>) -> Result<usize, Error> {
         let mut made = 0;
         for _ in 0..ROUNDS {
+            if shutdown.is_some_and(|s| s.clone().now_or_never().is_some()) {
+                break;
+            }
             let now = self.clock.now();
             let claimed = self.claim(now).await?;
             if claimed.is_empty() {

@@ -79,7 +79,3 @@ create index message_report_newest_idx on identity.message_report (created_at de
 
 -- An admin's suspension: sign-in refused, sessions and tokens ended.
 alter table identity.app_user add column suspended_at timestamptz;
--- The suspension is audited in the transaction that makes it.
-alter table identity.admin_audit drop constraint admin_audit_action_check;
-alter table identity.admin_audit add constraint admin_audit_action_check
-    check (action in ('user_created', 'user_updated', 'user_deleted', 'api_token_used', 'user_suspended'));

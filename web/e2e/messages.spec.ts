@@ -50,11 +50,19 @@ async function clientAndCoach(browser: Browser, request: APIRequestContext, page
   return { client, coach, clientPage: await pageOf(browser, client), coachPage: await pageOf(browser, coach) };
 }
 
+/** Opens `path` and waits until its live stream is open (the gateway answers once subscribed), so
+ * what is sent next arrives live. */
+async function openLive(page: Page, path: string) {
+  const streaming = page.waitForResponse((r) => r.url().endsWith('/api/notifications/stream') && r.ok());
+  await page.goto(path);
+  await streaming;
+}
+
 const thread = (page: Page, name: string) => page.getByRole('list', { name: `Messages with ${name}` });
 
 test('a client and a coach exchange messages, each seeing the other’s live', async ({ browser, page, request }) => {
   const { client, coach, clientPage, coachPage } = await clientAndCoach(browser, request, page);
-  await coachPage.goto('/coach/dashboard');
+  await openLive(coachPage, '/coach/dashboard');
   await expect(coachPage.getByRole('link', { name: 'Messages', exact: true })).toBeVisible();
 
   // The client starts the thread from the coach's page.
@@ -146,7 +154,7 @@ test('a gym writes to a coach from their court request, which the thread links t
   const { gym, coach } = await gymWithRequestedCourtTime(request, date);
   const gymPage = await pageOf(browser, gym);
   const coachPage = await pageOf(browser, coach);
-  await coachPage.goto('/messages');
+  await openLive(coachPage, '/messages');
   await expect(coachPage.getByText('No conversations yet')).toBeVisible();
 
   await gymPage.goto('/gym/dashboard');

@@ -1,40 +1,22 @@
 /**
  * The admin's Reports list (issue 36): messages people reported, each with the messages around it,
- * and the suspension of a sender. The shapes are the design's until the gateway's document has them.
+ * and the suspension of a sender; the shapes are the gateway's document's.
  */
 import { api } from '@/lib/api-client';
+import type { Complete, Schemas } from '@/lib/api-types';
 import { refreshPaged, usePagedList } from '@/lib/pages';
 import { withQuery } from '@/lib/swr';
 import { refreshAudit } from './get-audit';
 
 /** A message as the report shows it (the conversation's shape). */
-export interface ReportedMessage {
-  message_id: string;
-  conversation_id: string;
-  sender: { user_id: string | null; full_name: string };
-  body: string;
-  created_at: string;
-  mine: boolean;
-  read: boolean;
-}
+export type ReportedMessage = Complete<Schemas['Message']>;
 
 /** One report: who reported which message and why, its sender, and up to 5 messages before and
  * after it (oldest first). */
-export interface MessageReport {
-  report_id: string;
-  reason: string;
-  created_at: string;
-  reporter: { user_id: string | null; full_name: string };
-  sender: { user_id: string | null; full_name: string; suspended: boolean };
-  message: ReportedMessage;
-  context: ReportedMessage[];
-}
+export type MessageReport = Complete<Schemas['MessageReport']>;
 
 /** POST /api/admin/users/{id}/suspend's answer. */
-export interface Suspension {
-  user_id: string;
-  suspended_at: string;
-}
+export type Suspension = Complete<Schemas['Suspended']>;
 
 /** GET /api/admin/reports: newest first, a page at a time. */
 export const ADMIN_REPORTS_KEY = '/admin/reports';

@@ -1,6 +1,6 @@
 import { Flag, ShieldOff } from 'lucide-react';
 import * as React from 'react';
-import { DialogForm, TextAreaField, useSave } from '@/components/forms/dialog-form';
+import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { DialogWhileOpen } from '@/components/dialogs/form-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -142,14 +142,14 @@ function SuspendForm({ report, close }: { report: MessageReport; close: () => vo
         void save(() => suspendUser(report.sender.user_id as string, reason), `${name} suspended`, 'Failed to suspend')
       }
     >
-      <TextAreaField
+      {/* One line: the API keeps a reason on one line. */}
+      <TextField
         id={`${id}-reason`}
         label="Reason"
         value={reason}
         required
         maxLength={MAX_SUSPEND_REASON}
         onChange={(event) => setReason(event.target.value)}
-        className="min-h-20"
       />
     </DialogForm>
   );

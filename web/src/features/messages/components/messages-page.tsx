@@ -22,7 +22,7 @@ export function MessagesPage({ conversationId }: { conversationId?: string }) {
   const withUserId = search.get('with');
   if (withUserId) return <StartConversation withUserId={withUserId} />;
   return (
-    <div className="grid h-[calc(100dvh-12rem)] min-h-[28rem] overflow-hidden rounded-xl border bg-white shadow-sm md:grid-cols-[minmax(16rem,22rem)_1fr]">
+    <div className="grid h-[calc(100dvh-12rem)] min-h-[28rem] overflow-hidden rounded-xl border bg-white shadow-sm grid-cols-[minmax(0,1fr)] md:grid-cols-[minmax(16rem,22rem)_minmax(0,1fr)]">
       <nav
         aria-label="Your conversations"
         className={cn('min-h-0 overflow-y-auto border-r', conversationId ? 'hidden md:block' : 'block')}

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { DialogForm, TextAreaField, useSave } from '@/components/forms/dialog-form';
+import { DialogForm, TextField, useSave } from '@/components/forms/dialog-form';
 import { DialogWhileOpen } from '@/components/dialogs/form-dialog';
 import { MAX_REPORT_REASON, reportMessage } from '../api/report-message';
 import type { Message } from '../api/types';
@@ -38,14 +38,14 @@ function ReportForm({ message, close }: { message: Message; close: () => void })
       <blockquote className="max-h-32 overflow-y-auto whitespace-pre-wrap break-words rounded-md border-l-4 bg-navy-50 px-3 py-2 text-sm text-navy-800">
         {message.body}
       </blockquote>
-      <TextAreaField
+      {/* One line: the API keeps a reason on one line. */}
+      <TextField
         id={`${id}-reason`}
         label="Why are you reporting it?"
         value={reason}
         required
         maxLength={MAX_REPORT_REASON}
         onChange={(event) => setReason(event.target.value)}
-        className="min-h-20"
       />
     </DialogForm>
   );

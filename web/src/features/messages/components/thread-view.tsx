@@ -59,7 +59,7 @@ export function ThreadView({ conversationId }: { conversationId: string }) {
 /** On a phone the list and the thread take turns: this leads back to the list. */
 function BackToList() {
   return (
-    <Button asChild variant="ghost" size="sm" className="md:hidden">
+    <Button asChild variant="ghost" size="sm" className="-ml-3 mb-1 md:hidden">
       <Link to={paths.messages.getHref()}>
         <ArrowLeft aria-hidden="true" />
         All conversations
@@ -80,18 +80,18 @@ function Thread({ conversation }: { conversation: Conversation }) {
   const bottom = useStickToBottom(newest?.message_id);
 
   return (
-    <section aria-labelledby="thread-title" className="flex min-h-0 flex-1 flex-col">
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b px-4 py-3">
-        <div className="flex min-w-0 items-center gap-2">
-          <BackToList />
+    <section aria-labelledby="thread-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
+      <header className="border-b px-4 py-3">
+        <BackToList />
+        <div className="flex items-center justify-between gap-2">
           <div className="min-w-0">
             <h2 id="thread-title" className="truncate text-lg font-semibold text-navy-900">
               {other.full_name}
             </h2>
             <p className="text-xs text-muted-foreground">{roleLabel(other.role)}</p>
           </div>
+          <BlockButton conversation={conversation} />
         </div>
-        <BlockButton conversation={conversation} />
       </header>
       <SharedRecords records={conversation.shared} />
       <div ref={bottom} className="min-h-48 flex-1 overflow-y-auto px-4 py-3">

@@ -102,6 +102,9 @@ test('a client and a coach exchange messages, each seeing the other’s live', a
   await clientPage.setViewportSize({ width: 360, height: 740 });
   await expect(thread(clientPage, coach.user.full_name)).toBeVisible();
   await expectGoodScreen(clientPage, 'a conversation on a phone');
+  // The thread's box clips what overflows, so the page alone would not show a too wide thread.
+  const box = await thread(clientPage, coach.user.full_name).boundingBox();
+  expect(box && box.x + box.width, 'the thread’s right edge on a 360 px screen').toBeLessThanOrEqual(360);
   await clientPage.getByRole('link', { name: 'All conversations' }).click();
   await expect(clientPage.getByRole('list', { name: 'Conversations' })).toBeVisible();
   await expectGoodScreen(clientPage, 'the conversations on a phone');

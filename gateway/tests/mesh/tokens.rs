@@ -207,7 +207,7 @@ async fn bad_requests_for_a_token_are_refused_with_a_reason() {
         ),
     ] {
         let (status, answer) = mesh.post("/tokens", Some(&coach.token), body).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
         assert!(
             answer["detail"].as_str().unwrap().contains(says),
             "{says}: {answer}"

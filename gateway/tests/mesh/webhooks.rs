@@ -172,7 +172,7 @@ async fn a_coachs_webhook_receives_a_clients_booking_signed_and_its_replay_with_
     assert_eq!(got[1].0, got[0].0, "a replay keeps the webhook-id");
     assert!(signed_by(&secret, &got[1]));
 
-    // Another person's webhook is not found; a client may not subscribe; a private address is 422.
+    // Another person's webhook is not found; a client may not subscribe; a private address is 400.
     let other = user(&mesh, "coach", "Other Coach").await;
     let (status, _) = mesh.get(&log_path, Some(&other.token)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -191,7 +191,7 @@ async fn a_coachs_webhook_receives_a_clients_booking_signed_and_its_replay_with_
             json!({"url": "https://169.254.169.254/latest", "event_types": ["booking.created"]}),
         )
         .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
     assert!(
         refused["detail"].as_str().unwrap().contains("public addresses"),
         "{refused}"
@@ -203,5 +203,5 @@ async fn a_coachs_webhook_receives_a_clients_booking_signed_and_its_replay_with_
             json!({"url": url, "event_types": ["booking.exploded"]}),
         )
         .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
 }

@@ -65,11 +65,11 @@ pub(super) async fn create_api_token(
         caller.role == Role::Admin,
         now,
     )
-    .map_err(|refused| Status::out_of_range(refused.0))?;
+    .map_err(|refused| Status::invalid_argument(refused.0))?;
     let secret = Secret::generate();
     let row = tokens::create(&service.db, caller.user_id, &token, &secret, now)
         .await?
-        .map_err(|refused| Status::out_of_range(refused.0))?;
+        .map_err(|refused| Status::failed_precondition(refused.0))?;
     tracing::info!(user_id = %caller.user_id, token_id = %row.token_id, "API token created");
     Ok(Response::new(pb::CreateApiTokenResponse {
         token: Some(row.into()),

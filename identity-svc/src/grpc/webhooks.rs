@@ -12,15 +12,6 @@ use crate::{
     webhooks::{DeliveryRow, Fields, WebhookRow},
 };
 
-/// A webhook refused as it stands (not https, not public, an unknown kind, one too many):
-/// OutOfRange, the gateway's 422, as the API's other refusals of well-formed input.
-fn unprocessable(error: Error) -> Status {
-    match error {
-        Error::Invalid(why) => Status::out_of_range(why),
-        other => other.into(),
-    }
-}
-
 impl From<WebhookRow> for pb::Webhook {
     fn from(row: WebhookRow) -> Self {
         pb::Webhook {
@@ -87,8 +78,7 @@ pub(super) async fn create_webhook(
                 description: &r.description,
             },
         )
-        .await
-        .map_err(unprocessable)?;
+        .await?;
     Ok(Response::new(pb::CreateWebhookResponse {
         webhook: Some(row.into()),
         secret,
@@ -125,8 +115,7 @@ pub(super) async fn update_webhook(
             },
             r.enabled,
         )
-        .await
-        .map_err(unprocessable)?;
+        .await?;
     Ok(Response::new(pb::UpdateWebhookResponse {
         webhook: Some(row.into()),
     }))

@@ -182,7 +182,7 @@ impl Webhooks {
         let secret = signing::new_secret();
         let mut tx = self.db.begin().await?;
         if store::lock_and_count(&mut tx, user_id).await? >= MOST_WEBHOOKS {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Conflict(format!(
                 "You already have {MOST_WEBHOOKS} webhooks, the most one account keeps; delete one first."
             )));
         }

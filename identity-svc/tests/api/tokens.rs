@@ -193,7 +193,7 @@ async fn clients_admin_scopes_past_expiries_and_unknown_scopes_are_refused_with_
     ] {
         let why = refused(
             app.client().create_api_token(authed(request, &coach)).await,
-            Code::OutOfRange,
+            Code::InvalidArgument,
         );
         assert!(why.contains(says), "{says}: {why}");
     }
@@ -204,7 +204,7 @@ async fn clients_admin_scopes_past_expiries_and_unknown_scopes_are_refused_with_
         app.client()
             .create_api_token(authed(create("one too many", &["profile:read"], None), &coach))
             .await,
-        Code::OutOfRange,
+        Code::FailedPrecondition,
     );
     assert!(why.contains("20"), "{why}");
 }

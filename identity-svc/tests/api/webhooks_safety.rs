@@ -47,7 +47,7 @@ async fn urls_inside_the_network_or_not_https_are_refused_without_the_loopback_s
     ] {
         let detail = refused(
             create(&app, &token, url, &["booking.created"]).await,
-            Code::OutOfRange,
+            Code::InvalidArgument,
         );
         assert!(detail.contains(why), "{url}: {detail}");
     }
@@ -110,7 +110,7 @@ async fn the_loopback_setting_lets_loopback_and_http_through_and_nothing_else() 
     ] {
         refused(
             create(&app, &token, url, &["court_request.created"]).await,
-            Code::OutOfRange,
+            Code::InvalidArgument,
         );
     }
 }
@@ -153,10 +153,10 @@ async fn kinds_limits_roles_and_owners_are_enforced() {
 
     let detail = refused(
         create(&app, &token, url, &["booking.exploded"]).await,
-        Code::OutOfRange,
+        Code::InvalidArgument,
     );
     assert!(detail.contains("booking.exploded"), "{detail}");
-    refused(create(&app, &token, url, &[]).await, Code::OutOfRange);
+    refused(create(&app, &token, url, &[]).await, Code::InvalidArgument);
     refused(
         create(&app, &client, url, &["booking.created"]).await,
         Code::PermissionDenied,
@@ -176,7 +176,7 @@ async fn kinds_limits_roles_and_owners_are_enforced() {
     }
     let detail = refused(
         create(&app, &token, url, &["booking.created"]).await,
-        Code::OutOfRange,
+        Code::AlreadyExists,
     );
     assert!(detail.contains("10 webhooks"), "{detail}");
 

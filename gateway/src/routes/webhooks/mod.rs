@@ -111,7 +111,8 @@ fn webhook(w: pb::Webhook) -> Webhook {
 /// Subscribe an HTTPS address to event kinds. The signing secret is in this answer only.
 #[utoipa::path(post, path = "/webhooks", tag = "webhooks", request_body = CreateWebhookBody,
     responses((status = 201, description = "Created; `secret` signs its deliveries, shown once", body = CreatedWebhook),
-              (status = 422, description = "Not https, a private, loopback or link-local address, an unknown kind, or 10 webhooks already", body = crate::error::ErrorBody)))]
+              (status = 400, description = "Not https, a private, loopback or link-local address, or an unknown kind", body = crate::error::ErrorBody),
+              (status = 409, description = "10 webhooks already: delete one first", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_webhook(
     State(state): State<AppState>,
     session: Session,
@@ -154,7 +155,7 @@ pub(crate) async fn list_webhooks(
 #[utoipa::path(put, path = "/webhooks/{webhook_id}", tag = "webhooks", request_body = UpdateWebhookBody,
     params(("webhook_id" = String, Path, format = Uuid, description = "The webhook")),
     responses((status = 200, description = "Saved", body = Webhook),
-              (status = 422, description = "As for a new webhook", body = crate::error::ErrorBody)))]
+              (status = 400, description = "As for a new webhook", body = crate::error::ErrorBody)))]
 pub(crate) async fn update_webhook(
     State(state): State<AppState>,
     session: Session,

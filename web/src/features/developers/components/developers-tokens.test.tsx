@@ -134,7 +134,7 @@ describe('API tokens', { timeout: 90_000 }, () => {
 
   it('asks for a scope before sending, and shows the server’s reason when it refuses', async () => {
     const { user, calls } = openDevelopers({
-      'POST /tokens': { status: 422, body: { detail: 'You have 20 live tokens already: revoke one first.' } },
+      'POST /tokens': { status: 409, body: { detail: 'You have 20 live tokens already: revoke one first.' } },
     });
     await user.click(await screen.findByRole('button', { name: 'New Token' }, LOADED));
     const dialog = await screen.findByRole('dialog', { name: 'New API Token' });

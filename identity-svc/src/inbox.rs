@@ -475,6 +475,8 @@ pub struct Preferences {
     pub email_bookings: bool,
     pub email_reminders: bool,
     pub email_account: bool,
+    /// Unread messages of conversations (issue 36).
+    pub email_messages: bool,
 }
 
 /// The user's email preferences (all on until changed).
@@ -482,7 +484,8 @@ pub async fn preferences(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Prefe
     Ok(sqlx::query_as::<_, Preferences>(
         "select coalesce(p.email_bookings, true) as email_bookings,
                 coalesce(p.email_reminders, true) as email_reminders,
-                coalesce(p.email_account, true) as email_account
+                coalesce(p.email_account, true) as email_account,
+                coalesce(p.email_messages, true) as email_messages
          from (select $1::uuid as user_id) me
          left join identity.notification_preference p on p.user_id = me.user_id",
     )
@@ -498,16 +501,19 @@ pub async fn set_preferences(
     p: Preferences,
 ) -> Result<Preferences, Error> {
     Ok(sqlx::query_as::<_, Preferences>(
-        "insert into identity.notification_preference (user_id, email_bookings, email_reminders, email_account)
-         values ($1, $2, $3, $4)
+        "insert into identity.notification_preference
+             (user_id, email_bookings, email_reminders, email_account, email_messages)
+         values ($1, $2, $3, $4, $5)
          on conflict (user_id) do update set email_bookings = excluded.email_bookings,
-             email_reminders = excluded.email_reminders, email_account = excluded.email_account
-         returning email_bookings, email_reminders, email_account",
+             email_reminders = excluded.email_reminders, email_account = excluded.email_account,
+             email_messages = excluded.email_messages
+         returning email_bookings, email_reminders, email_account, email_messages",
     )
     .bind(user_id)
     .bind(p.email_bookings)
     .bind(p.email_reminders)
     .bind(p.email_account)
+    .bind(p.email_messages)
     .fetch_one(db)
     .await?)
 }

@@ -108,6 +108,12 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
         },
     };
     let fan_outs = webhooks.clone();
+    let unread_messages = conversations::email::Unread {
+        db: db.clone(),
+        clock: clock.clone(),
+        public_url: reach.public_url.clone(),
+        mail_wake: reach.mail_wake.clone(),
+    };
     let reminders = reminders::Reminders {
         db: db.clone(),
         clock,
@@ -169,6 +175,11 @@ pub async fn build_with_clock(config: Config, clock: SharedClock) -> anyhow::Res
     .every("the reminder scheduler", reminder_interval, move || {
         let reminders = reminders.clone();
         async move { reminders.run_due().await }
+    })
+    // Issue 36: unread messages emailed after 15 minutes, on the service's clock.
+    .every("the unread-message emails", reminder_interval, move || {
+        let unread = unread_messages.clone();
+        async move { unread.run_due().await }
     })
     .task("the reset issuer", |shutdown| issuer.run(shutdown))
     .task("the webhook worker", move |shutdown| webhooks.run(shutdown))

@@ -158,7 +158,7 @@ pub fn webhook_disabled_letter(
 
 /// Where the reader sets their email preferences: the bell's panel on their role's dashboard
 /// (whatever page the notification itself links to: a receipt, the payment methods).
-fn preferences_link(role: &str) -> String {
+pub fn preferences_link(role: &str) -> String {
     format!("{}#email-preferences", dashboard_of(role))
 }
 

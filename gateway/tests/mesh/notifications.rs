@@ -229,9 +229,9 @@ async fn email_preferences_are_all_on_until_changed_and_a_partial_body_is_refuse
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         preferences,
-        json!({"email_bookings": true, "email_reminders": true, "email_account": true})
+        json!({"email_bookings": true, "email_reminders": true, "email_account": true, "email_messages": true})
     );
-    let chosen = json!({"email_bookings": false, "email_reminders": true, "email_account": false});
+    let chosen = json!({"email_bookings": false, "email_reminders": true, "email_account": false, "email_messages": false});
     let (status, saved) = mesh
         .call(
             Method::PUT,
@@ -244,6 +244,18 @@ async fn email_preferences_are_all_on_until_changed_and_a_partial_body_is_refuse
     assert_eq!(saved, chosen);
     let (_, read) = mesh.get("/notifications/preferences", Some(&client.token)).await;
     assert_eq!(read, chosen);
+    // A client that does not know `email_messages` (issue 36) keeps it as it was.
+    let older = json!({"email_bookings": true, "email_reminders": true, "email_account": true});
+    let (status, saved) = mesh
+        .call(
+            Method::PUT,
+            "/notifications/preferences",
+            Some(&client.token),
+            Some(older),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["email_messages"], false);
     let (status, body) = mesh
         .call(
             Method::PUT,

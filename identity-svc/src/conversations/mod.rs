@@ -11,6 +11,7 @@
 //! and once for the sender's other tabs; the gateways push it down the owner's open streams as an
 //! SSE event named `message` (gateway/src/live.rs).
 
+pub mod email;
 pub mod safety;
 pub mod store;
 

@@ -108,6 +108,15 @@ pub(super) async fn update_notification_preferences(
         .into_inner()
         .preferences
         .ok_or_else(|| Error::Invalid("preferences are required".into()))?;
+    // A client that does not know the `messages` category (issue 36) keeps it as it is.
+    let email_messages = match p.email_messages {
+        Some(on) => on,
+        None => {
+            inbox::preferences(&service.db, caller.user_id)
+                .await?
+                .email_messages
+        }
+    };
     let p = inbox::set_preferences(
         &service.db,
         caller.user_id,
@@ -115,6 +124,7 @@ pub(super) async fn update_notification_preferences(
             email_bookings: p.email_bookings,
             email_reminders: p.email_reminders,
             email_account: p.email_account,
+            email_messages,
         },
     )
     .await?;
@@ -128,5 +138,6 @@ fn preferences_pb(p: inbox::Preferences) -> pb::NotificationPreferences {
         email_bookings: p.email_bookings,
         email_reminders: p.email_reminders,
         email_account: p.email_account,
+        email_messages: Some(p.email_messages),
     }
 }

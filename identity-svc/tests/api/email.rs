@@ -211,6 +211,7 @@ async fn a_category_turned_off_is_not_emailed_but_still_in_the_inbox() {
                     email_bookings: false,
                     email_reminders: true,
                     email_account: true,
+                    email_messages: None,
                 }),
             },
             &token,

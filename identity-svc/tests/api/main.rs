@@ -3,6 +3,7 @@
 
 mod admin;
 mod auth;
+mod conversations;
 mod email;
 mod events;
 mod feeds;

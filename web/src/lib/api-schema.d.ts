@@ -3339,16 +3339,19 @@ export interface components {
         /**
          * @description Which notifications the signed-in person also gets by email, by category (every one until
          *     changed): bookings (requests, answers, cancellations, expiries), reminders (a day before a
-         *     session) and account (welcome, password and role changes).
+         *     session), account (welcome, password and role changes) and messages (a conversation's message
+         *     unread for 15 minutes, at most one email per thread an hour).
          * @example {
          *       "email_account": true,
          *       "email_bookings": true,
+         *       "email_messages": true,
          *       "email_reminders": true
          *     }
          */
         NotificationPreferences: {
             email_account: boolean;
             email_bookings: boolean;
+            email_messages: boolean;
             email_reminders: boolean;
         };
         /** @description The other person of a thread. A deleted account reads "Deleted user", its `user_id` null. */
@@ -3410,6 +3413,21 @@ export interface components {
             js_url: string;
             /** @description Stripe's publishable key (`pk_...`), for `Stripe(publishable_key)`. */
             publishable_key: string;
+        };
+        /**
+         * @description The email preferences to keep: every category; `email_messages` left out keeps it as it is.
+         * @example {
+         *       "email_account": true,
+         *       "email_bookings": true,
+         *       "email_messages": true,
+         *       "email_reminders": true
+         *     }
+         */
+        PreferencesBody: {
+            email_account: boolean;
+            email_bookings: boolean;
+            email_messages?: boolean | null;
+            email_reminders: boolean;
         };
         /** @description The upload form: one field, `file`, and no other. */
         ProfilePictureForm: {
@@ -13217,7 +13235,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NotificationPreferences"];
+                "application/json": components["schemas"]["PreferencesBody"];
             };
         };
         responses: {
@@ -13767,7 +13785,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
-            /** @description The request is invalid; the detail names the field */
+            /** @description An unknown scope, an admin scope for a non-admin, or an expiry in the past */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13794,7 +13812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            /** @description 20 live tokens already: revoke one first */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13821,7 +13839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description An unknown scope, an admin scope for a non-admin, an expiry in the past, or 20 live tokens already */
+            /** @description The Idempotency-Key was already used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14192,7 +14210,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
-            /** @description The request is invalid; the detail names the field */
+            /** @description Not https, a private, loopback or link-local address, or an unknown kind */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14219,7 +14237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being carried out; try again shortly */
+            /** @description 10 webhooks already: delete one first */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14246,7 +14264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not https, a private, loopback or link-local address, an unknown kind, or 10 webhooks already */
+            /** @description The Idempotency-Key was already used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14298,7 +14316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description The request is invalid; the detail names the field */
+            /** @description As for a new webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14361,7 +14379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description As for a new webhook */
+            /** @description The Idempotency-Key was already used for another request */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -15,13 +15,26 @@ use crate::{
 
 /// Which notifications the signed-in person also gets by email, by category (every one until
 /// changed): bookings (requests, answers, cancellations, expiries), reminders (a day before a
-/// session) and account (welcome, password and role changes).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"email_bookings": true, "email_reminders": true, "email_account": true}))]
+/// session), account (welcome, password and role changes) and messages (a conversation's message
+/// unread for 15 minutes, at most one email per thread an hour).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"email_bookings": true, "email_reminders": true, "email_account": true, "email_messages": true}))]
 pub struct NotificationPreferences {
     pub email_bookings: bool,
     pub email_reminders: bool,
     pub email_account: bool,
+    pub email_messages: bool,
+}
+
+/// The email preferences to keep: every category; `email_messages` left out keeps it as it is.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"email_bookings": true, "email_reminders": true, "email_account": true, "email_messages": true}))]
+pub struct PreferencesBody {
+    pub email_bookings: bool,
+    pub email_reminders: bool,
+    pub email_account: bool,
+    #[serde(default)]
+    pub email_messages: Option<bool>,
 }
 
 impl From<Option<pb::NotificationPreferences>> for NotificationPreferences {
@@ -30,11 +43,13 @@ impl From<Option<pb::NotificationPreferences>> for NotificationPreferences {
             email_bookings: true,
             email_reminders: true,
             email_account: true,
+            email_messages: Some(true),
         });
         NotificationPreferences {
             email_bookings: p.email_bookings,
             email_reminders: p.email_reminders,
             email_account: p.email_account,
+            email_messages: p.email_messages.unwrap_or(true),
         }
     }
 }
@@ -59,18 +74,19 @@ pub(crate) async fn get_preferences(
 
 /// Choose which notifications the signed-in person also gets by email (every category given).
 #[utoipa::path(put, path = "/notifications/preferences", tag = "notifications",
-    request_body = NotificationPreferences,
+    request_body = PreferencesBody,
     responses((status = 200, description = "The email preferences as saved", body = NotificationPreferences)))]
 pub(crate) async fn update_preferences(
     State(state): State<AppState>,
     session: Session,
-    Json(body): Json<NotificationPreferences>,
+    Json(body): Json<PreferencesBody>,
 ) -> Result<axum::Json<NotificationPreferences>, ApiError> {
     let message = pb::UpdateNotificationPreferencesRequest {
         preferences: Some(pb::NotificationPreferences {
             email_bookings: body.email_bookings,
             email_reminders: body.email_reminders,
             email_account: body.email_account,
+            email_messages: body.email_messages,
         }),
     };
     let reply = call::write!(

@@ -13,6 +13,7 @@ mod client;
 mod coaching;
 mod contract;
 mod conversations;
+mod conversations_deleted;
 mod events;
 mod finding;
 mod gym;

@@ -2248,7 +2248,8 @@ export interface components {
         AuditEntry: {
             /**
              * @description `user_created`, `user_updated` or `user_deleted`; `api_token_used` when an admin's API
-             *     token was used (its change `used_for` says for what: `GET /api/admin/users`).
+             *     token was used (its change `used_for` says for what: `GET /api/admin/users`);
+             *     `user_suspended` (issue 36: its changes `suspended_at` and `reason`).
              */
             action: string;
             /** Format: uuid */

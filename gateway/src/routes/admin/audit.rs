@@ -22,7 +22,8 @@ pub struct AuditEntry {
     /// The admin's name now ("Deleted user" once deleted).
     pub admin_name: String,
     /// `user_created`, `user_updated` or `user_deleted`; `api_token_used` when an admin's API
-    /// token was used (its change `used_for` says for what: `GET /api/admin/users`).
+    /// token was used (its change `used_for` says for what: `GET /api/admin/users`);
+    /// `user_suspended` (issue 36: its changes `suspended_at` and `reason`).
     pub action: String,
     /// What was acted on: `user`, or `api_token` (the target is the token, named as it is named).
     pub target_type: String,

@@ -10,6 +10,8 @@ const CATEGORIES: { key: keyof NotificationPreferences; label: string }[] = [
   { key: 'email_bookings', label: 'Bookings' },
   { key: 'email_reminders', label: 'Reminders' },
   { key: 'email_account', label: 'Account' },
+  // A message unread for 15 minutes (issue 36).
+  { key: 'email_messages', label: 'Messages' },
 ];
 
 /** "Email me about": one checkbox per category of notification. */

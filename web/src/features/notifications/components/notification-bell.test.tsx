@@ -52,7 +52,7 @@ function renderBell(api: Record<string, unknown>, stream = controllableStream())
   const mocks = mockApi({
     'GET /auth/me': makeUser({ role: 'coach' }),
     'GET /bookings': [],
-    'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true },
+    'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true, email_messages: true },
     ...api,
   });
   const mockedFetch = mocks.fetchMock;
@@ -178,7 +178,7 @@ describe('email preferences', () => {
     const { user, calls } = renderBell({
       'GET /notifications/unread-count': { count: 0 },
       'GET /notifications': [WELCOME],
-      'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true },
+      'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true, email_messages: true },
       'PUT /notifications/preferences': (call: { body: unknown }) => call.body,
     });
     await user.click(await screen.findByRole('button', { name: 'Notifications' }));
@@ -191,9 +191,27 @@ describe('email preferences', () => {
         email_bookings: true,
         email_reminders: false,
         email_account: true,
+        email_messages: true,
       }),
     );
     expect(within(choices).getByRole('checkbox', { name: 'Reminders' })).not.toBeChecked();
+  });
+
+  it('turns the emails about unread messages off', async () => {
+    const { user, calls } = renderBell({
+      'GET /notifications/unread-count': { count: 0 },
+      'GET /notifications': [WELCOME],
+      'GET /notifications/preferences': { email_bookings: true, email_reminders: true, email_account: true, email_messages: true },
+      'PUT /notifications/preferences': (call: { body: unknown }) => call.body,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const choices = await screen.findByRole('group', { name: 'Email me about' });
+
+    await user.click(within(choices).getByRole('checkbox', { name: 'Messages' }));
+
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ email_messages: false, email_bookings: true }),
+    );
   });
 });
 

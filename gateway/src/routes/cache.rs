@@ -222,7 +222,11 @@ pub const WRITES: &[(Method, &str, &[Data])] = &[
     (Method::DELETE, "/webhooks/{webhook_id}", &[]),
     (Method::POST, "/webhooks/{webhook_id}/rotate-secret", &[]),
     (Method::POST, "/webhooks/{webhook_id}/test", &[]),
-    (Method::POST, "/webhooks/{webhook_id}/deliveries/{delivery_id}/replay", &[]),
+    (
+        Method::POST,
+        "/webhooks/{webhook_id}/deliveries/{delivery_id}/replay",
+        &[],
+    ),
     // Conversations are identity's and never remembered by a gateway.
     (Method::POST, "/conversations", &[]),
     (Method::POST, "/conversations/{conversation_id}/messages", &[]),

@@ -162,18 +162,42 @@ pub fn table() -> Vec<Route> {
         route(ADMIN, routes!(admin::payments::refund_booking)),
         route(MANAGES_TOKENS, routes!(tokens::create_token, tokens::list_tokens)),
         route(MANAGES_TOKENS, routes!(tokens::revoke_token)),
-        route(MANAGES_TOKENS, routes!(webhooks::create_webhook, webhooks::list_webhooks)),
-        route(MANAGES_TOKENS, routes!(webhooks::update_webhook, webhooks::delete_webhook)),
+        route(
+            MANAGES_TOKENS,
+            routes!(webhooks::create_webhook, webhooks::list_webhooks),
+        ),
+        route(
+            MANAGES_TOKENS,
+            routes!(webhooks::update_webhook, webhooks::delete_webhook),
+        ),
         route(MANAGES_TOKENS, routes!(webhooks::rotate_secret)),
         route(MANAGES_TOKENS, routes!(webhooks::test_webhook)),
         route(MANAGES_TOKENS, routes!(webhooks::deliveries::list_deliveries)),
         route(MANAGES_TOKENS, routes!(webhooks::deliveries::replay_delivery)),
-        route(SIGNED_IN, routes!(conversations::list_conversations, conversations::start_conversation)),
+        route(
+            SIGNED_IN,
+            routes!(
+                conversations::list_conversations,
+                conversations::start_conversation
+            ),
+        ),
         route(SIGNED_IN, routes!(conversations::unread_messages)),
         route(SIGNED_IN, routes!(conversations::get_conversation)),
-        route(SIGNED_IN, routes!(conversations::messages::list_messages, conversations::messages::send_message)),
+        route(
+            SIGNED_IN,
+            routes!(
+                conversations::messages::list_messages,
+                conversations::messages::send_message
+            ),
+        ),
         route(SIGNED_IN, routes!(conversations::messages::mark_read)),
-        route(SIGNED_IN, routes!(conversations::safety::block_user, conversations::safety::unblock_user)),
+        route(
+            SIGNED_IN,
+            routes!(
+                conversations::safety::block_user,
+                conversations::safety::unblock_user
+            ),
+        ),
         route(SIGNED_IN, routes!(conversations::safety::report_message)),
         route(ADMIN, routes!(conversations::safety::list_reports)),
         route(ADMIN, routes!(conversations::safety::suspend_user)),

@@ -7,7 +7,6 @@ use tonic::{Request, Response, Status};
 
 use super::{IdentityService, parse_id, tokens::manager};
 use crate::{
-    error::Error,
     inbox::rfc3339,
     webhooks::{DeliveryRow, Fields, WebhookRow},
 };

@@ -10,6 +10,11 @@
 //! `{"user_id", "kind": "message", "message": {conversation_id, message}}`, once for the recipient
 //! and once for the sender's other tabs; the gateways push it down the owner's open streams as an
 //! SSE event named `message` (gateway/src/live.rs).
+//!
+//! Retention: a thread and its messages are kept for now as long as identity is (a deleted
+//! account's messages stay, its name reading "Deleted user"). Issue 36 asks that they be kept as
+//! long as the thread's bookings are; booking-svc states no retention yet, so nothing deletes
+//! them — a purge by the newest shared record's date belongs here when it does.
 
 pub mod email;
 pub mod safety;

@@ -125,6 +125,7 @@ impl From<ReservationRow> for pb::CourtReservation {
             reservation_id: row.reservation_id.to_string(),
             availability_id: row.availability_id.to_string(),
             coach_id: row.coach_id.to_string(),
+            gym_id: row.gym_id.to_string(),
             gym_name: row.gym_name,
             location_name: row.location_name,
             court_name: row.court_name,

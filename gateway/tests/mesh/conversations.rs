@@ -139,11 +139,12 @@ async fn only_the_two_people_read_a_thread_and_everyone_else_gets_404() {
         .post(
             &format!("/conversations/{id}/messages"),
             Some(&client.token),
-            json!({"body": "  Can we work on my jump shot?  "}),
+            json!({"body": "  Can we work on my jump shot?\nTuesday suits me.  "}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{sent}");
-    assert_eq!(sent["body"], "Can we work on my jump shot?");
+    // Trimmed, its line break kept.
+    assert_eq!(sent["body"], "Can we work on my jump shot?\nTuesday suits me.");
     assert_eq!(sent["mine"], true);
     assert_eq!(sent["read"], false);
     let message_id = sent["message_id"].as_str().unwrap();

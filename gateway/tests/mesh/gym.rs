@@ -234,6 +234,8 @@ async fn a_coach_requests_open_court_time_and_the_gym_approves_it() {
     assert_eq!(list(&mine).len(), 1);
     assert_eq!(mine[0]["status"], "approved");
     assert_eq!(mine[0]["gym_name"], "Hoops Hall");
+    // The coach can reach the gym from it (a conversation, for one).
+    assert_eq!(mine[0]["gym_id"], json!(court.gym.id), "{mine}");
     let (_, availability) = mesh.get("/gym/court-availability", gym).await;
     assert_eq!(availability[0]["is_reserved"], true, "{availability}");
     assert_eq!(availability[0]["location_name"], "Hoops Hall North");

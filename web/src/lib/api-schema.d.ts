@@ -2866,6 +2866,11 @@ export interface components {
              * @example 2030-06-04T00:30:00Z
              */
             ends_at: string;
+            /**
+             * Format: uuid
+             * @description The gym's user id (to message it, for one).
+             */
+            gym_id: string;
             gym_name: string;
             location_name: string;
             /** Format: uuid */
@@ -3690,7 +3695,7 @@ export interface components {
             secret: string;
         };
         /**
-         * @description A new message: plain text, 1 to 2000 characters once trimmed.
+         * @description A new message: plain text, 1 to 2000 characters once trimmed; it may span lines.
          * @example {
          *       "body": "Can we work on my jump shot on Tuesday?"
          *     }

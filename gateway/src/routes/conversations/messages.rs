@@ -39,12 +39,17 @@ pub struct Message {
     pub read: bool,
 }
 
-/// A new message: plain text, 1 to 2000 characters once trimmed.
+/// A new message: plain text, 1 to 2000 characters once trimmed; it may span lines.
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"body": "Can we work on my jump shot on Tuesday?"}))]
 pub struct SendMessageBody {
     #[serde(default)]
-    #[schema(required = true, min_length = 1, max_length = 2000)]
+    #[schema(
+        required = true,
+        min_length = 1,
+        max_length = 2000,
+        pattern = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub body: String,
 }
 

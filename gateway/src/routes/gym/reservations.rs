@@ -26,6 +26,9 @@ pub struct CourtReservation {
     #[schema(format = Uuid)]
     pub coach_id: String,
     pub coach_name: String,
+    /// The gym's user id (to message it, for one).
+    #[schema(format = Uuid)]
+    pub gym_id: String,
     pub gym_name: String,
     pub location_name: String,
     pub court_name: String,
@@ -81,6 +84,7 @@ fn reservation(r: pb::CourtReservation, names: &Names) -> CourtReservation {
         reservation_id: r.reservation_id,
         availability_id: r.availability_id,
         coach_id: r.coach_id,
+        gym_id: r.gym_id,
         gym_name: r.gym_name,
         location_name: r.location_name,
         court_name: r.court_name,

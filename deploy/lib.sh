@@ -159,6 +159,9 @@ load_config() {
   WEBHOOK_ALLOW_LOOPBACK="${WEBHOOK_ALLOW_LOOPBACK:-true}"
   WEBHOOK_TIMEOUT_MS="${WEBHOOK_TIMEOUT_MS:-5000}"
   WEBHOOK_INTERVAL_MS="${WEBHOOK_INTERVAL_MS:-1000}"
+  # Conversations (issue 36): what one person may send.
+  MESSAGES_PER_MINUTE="${MESSAGES_PER_MINUTE:-20}"
+  NEW_CONVERSATIONS_PER_DAY="${NEW_CONVERSATIONS_PER_DAY:-10}"
 
   # Payments (issue 33): Stripe's API, or localstripe (deploy/localstripe/) on 127.0.0.1 when
   # neither STRIPE_API_BASE nor STRIPE_SECRET_KEY is given; 8420 for the default mesh, beside the
@@ -308,6 +311,8 @@ process_env() {
       echo "WEBHOOK_ALLOW_LOOPBACK=$WEBHOOK_ALLOW_LOOPBACK"
       echo "WEBHOOK_TIMEOUT_MS=$WEBHOOK_TIMEOUT_MS"
       echo "WEBHOOK_INTERVAL_MS=$WEBHOOK_INTERVAL_MS"
+      echo "MESSAGES_PER_MINUTE=$MESSAGES_PER_MINUTE"
+      echo "NEW_CONVERSATIONS_PER_DAY=$NEW_CONVERSATIONS_PER_DAY"
       ;;
     booking-svc)
       echo "COACHING_URL=$(urls_of coaching-svc)"

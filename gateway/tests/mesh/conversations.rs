@@ -318,6 +318,29 @@ async fn a_message_reaches_the_other_persons_stream_through_another_gateway_and_
     // Another person's cursor is refused.
     let (status, _) = mesh.get(older, Some(&coach.token)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // `before` a message: the ones older than it, for either side of the thread.
+    let reply_2 = first.body[1]["message_id"].as_str().unwrap();
+    let (status, before) = mesh
+        .get(
+            &format!("/conversations/{id}/messages?before={reply_2}"),
+            Some(&coach.token),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{before}");
+    let bodies: Vec<&str> = before
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(bodies, ["reply 1", "The court moved to B <b>6 pm</b>"]);
+    let (status, refused) = mesh
+        .get(
+            &format!("/conversations/{id}/messages?before={}", uuid::Uuid::nil()),
+            Some(&coach.token),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
 
     let (_, list) = mesh.get("/conversations", Some(&coach.token)).await;
     assert_eq!(list[0]["last_message"]["body"], "reply 3");

@@ -292,6 +292,22 @@ pub async fn shared(db: impl PgExecutor<'_>, a: &[Uuid], b: &[Uuid]) -> Result<V
 }
 
 /// One page of a thread's messages, newest first.
+/// The keyset of message `message_id` of `conversation_id`, if it is one of its messages.
+pub async fn message_key(
+    db: impl PgExecutor<'_>,
+    conversation_id: Uuid,
+    message_id: Uuid,
+) -> Result<Option<Key>, Error> {
+    Ok(sqlx::query_as::<_, Key>(
+        "select created_at, message_id from identity.message
+         where conversation_id = $1 and message_id = $2",
+    )
+    .bind(conversation_id)
+    .bind(message_id)
+    .fetch_optional(db)
+    .await?)
+}
+
 pub async fn messages(
     db: impl PgExecutor<'_>,
     conversation_id: Uuid,

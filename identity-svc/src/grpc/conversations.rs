@@ -287,7 +287,14 @@ pub(super) async fn list_messages(
     let caller = service.current_caller(&request, &Role::ALL).await?;
     let r = request.into_inner();
     let thread = own_thread(service, &caller, &r.conversation_id).await?;
-    let page = Page::<Key>::parse(r.limit, &r.after)?;
+    let mut page = Page::<Key>::parse(r.limit, &r.after)?;
+    if page.after.is_none() && !r.before_message_id.is_empty() {
+        let before = parse_id(&r.before_message_id, "before")?;
+        let key = store::message_key(&service.db, thread.conversation_id, before)
+            .await?
+            .ok_or_else(|| Error::Invalid("`before` names no message of this conversation.".into()))?;
+        page.after = Some(key);
+    }
     let rows = store::messages(&service.db, thread.conversation_id, page.after, page.fetch()).await?;
     let (rows, next) = page.split(rows, |row| (row.created_at, row.message_id));
     let names = Names::of(service, &[caller.user_id, thread.other_id]).await?;

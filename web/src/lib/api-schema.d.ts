@@ -1399,9 +1399,9 @@ export interface paths {
         };
         /**
          * A conversation's messages, newest first: 50 a page unless `limit` says otherwise (at most 100);
-         *     the older page is in the `Link` header.
+         *     the older page is in the `Link` header, or asked with `before` (a message id).
          * @description A conversation's messages, newest first: 50 a page unless `limit` says otherwise (at most 100);
-         *     the older page is in the `Link` header.
+         *     the older page is in the `Link` header, or asked with `before` (a message id).
          */
         get: operations["list_messages"];
         put?: never;
@@ -10706,6 +10706,11 @@ export interface operations {
                 limit?: number;
                 /** @description Where the page starts: only as the previous page's `Link` header gives it (opaque; blank for the first page; another list's, another caller's or a made-up cursor is a 400). */
                 cursor?: string;
+                /**
+                 * @description A message of the conversation: the page holds the messages older than it (the `Link`
+                 *     header's `cursor` does the same for the page after this one).
+                 */
+                before?: string;
             };
             header?: never;
             path: {

@@ -4,12 +4,12 @@
 use axum::{extract::State, http::StatusCode, response::Response};
 use proto::identity::v1 as pb;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     call,
     error::ApiError,
-    extract::{Json, PathId, Session},
+    extract::{Json, PathId, Query, Session},
     pages::Paging,
     state::AppState,
 };
@@ -69,10 +69,20 @@ pub(crate) fn message(m: pb::ChatMessage) -> Message {
     }
 }
 
+/// What a page of messages may start before.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Before {
+    /// A message of the conversation: the page holds the messages older than it (the `Link`
+    /// header's `cursor` does the same for the page after this one).
+    #[param(format = Uuid)]
+    pub before: Option<String>,
+}
+
 /// A conversation's messages, newest first: 50 a page unless `limit` says otherwise (at most 100);
-/// the older page is in the `Link` header.
+/// the older page is in the `Link` header, or asked with `before` (a message id).
 #[utoipa::path(get, path = "/conversations/{conversation_id}/messages", tag = "conversations",
-    params(("conversation_id" = String, Path, format = Uuid, description = "The conversation"), Paging<100, 50>),
+    params(("conversation_id" = String, Path, format = Uuid, description = "The conversation"), Paging<100, 50>, Before),
     responses((status = 200, description = "A page of messages, newest first", body = [Message],
         headers(("Link" = String, description = "`<…>; rel=\"next\"`: the older page, while one remains"))),
               (status = 404, description = "You have no conversation with this id", body = crate::error::ErrorBody)))]
@@ -81,11 +91,13 @@ pub(crate) async fn list_messages(
     session: Session,
     PathId(conversation_id): PathId,
     paging: Paging<100, 50>,
+    Query(Before { before }): Query<Before>,
 ) -> Result<Response, ApiError> {
     let message = pb::ListMessagesRequest {
         conversation_id,
         limit: paging.limit(),
         after: paging.after(),
+        before_message_id: before.unwrap_or_default(),
     };
     let reply = call::read!(state, identity.list_messages, Some(&session), message).await?;
     let rows: Vec<Message> = reply.messages.into_iter().map(self::message).collect();

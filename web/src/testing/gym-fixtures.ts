@@ -60,6 +60,7 @@ export function gymFixtures(date: string) {
     reservation_id: 'r-1',
     availability_id: 'av-1',
     coach_id: 'coach-1',
+    gym_id: 'gym-1',
     coach_name: 'Maya Thompson',
     gym_name: 'Downtown Athletic',
     location_name: 'Main Hall',

@@ -154,6 +154,11 @@ describe("the coach's gym cards", () => {
     expect(items[1]).not.toHaveTextContent('Reason:');
     expect(within(items[1]).queryByRole('button')).not.toBeInTheDocument();
     expect(within(items[2]).queryByRole('button')).not.toBeInTheDocument();
+    // The gym of each request is a message away.
+    expect(within(items[1]).getByRole('link', { name: 'Message Downtown Athletic' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('gym-1'),
+    );
 
     await user.click(within(items[0]).getByRole('button', { name: /^Cancel reservation/ }));
     expect(await screen.findByText('Reservation cancelled successfully')).toBeInTheDocument();

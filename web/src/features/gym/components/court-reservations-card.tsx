@@ -53,10 +53,6 @@ export function CourtReservationsCard({ className }: { className?: string }) {
   );
 }
 
-/** The gym's user id, when the answer carries it (`gym_id`). */
-const gymIdOf = (reservation: CourtReservation): string | undefined =>
-  (reservation as CourtReservation & { gym_id?: string }).gym_id;
-
 function ReservationItem({
   reservation,
   now,
@@ -67,7 +63,6 @@ function ReservationItem({
   linked: LinkedRowProps;
 }) {
   const { busy, run } = useActions<'cancel'>();
-  const gymId = gymIdOf(reservation);
   const cancelling = busy === 'cancel';
   const onCancel = () =>
     run(
@@ -98,7 +93,7 @@ function ReservationItem({
       </div>
       <div className="flex shrink-0 flex-wrap items-center justify-end gap-2">
         {/* The gym's account, once the gateway's court reservation names it (issue 36). */}
-        {gymId ? <MessageLink userId={gymId} name={reservation.gym_name} /> : null}
+        <MessageLink userId={reservation.gym_id} name={reservation.gym_name} />
         {/* A request whose time has come expires: nothing left to withdraw. */}
         {reservation.status === 'pending' && Date.parse(reservation.starts_at) > now.getTime() ? (
           <Button

@@ -20,7 +20,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use platform::{
     events::{Envelope, Event},
     pages::Page,
-    redis_link::RedisLink,
+    redis_link::{RedisDown, RedisLink},
 };
 use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
@@ -119,22 +119,24 @@ impl Reach {
         for row in rows {
             let message =
                 serde_json::json!({ "user_id": row.user_id, "notification": Shown::from(row) }).to_string();
-            let channel = self.channel.clone();
-            let published = self
-                .link
-                .run(|mut conn| async move {
-                    redis::cmd("PUBLISH")
-                        .arg(channel)
-                        .arg(message)
-                        .query_async::<i64>(&mut conn)
-                        .await
-                })
-                .await;
-            if let Err(error) = published {
+            if let Err(error) = publish(&self.link, &self.channel, message).await {
                 tracing::warn!(%error, "a notification was not announced live");
             }
         }
     }
+}
+
+/// Publishes `payload` on the live `channel` the gateways relay to people's open streams.
+pub async fn publish(link: &RedisLink, channel: &str, payload: String) -> Result<i64, RedisDown> {
+    let channel = channel.to_owned();
+    link.run(|mut conn| async move {
+        redis::cmd("PUBLISH")
+            .arg(channel)
+            .arg(payload)
+            .query_async::<i64>(&mut conn)
+            .await
+    })
+    .await
 }
 
 /// Applies one event of the stream, once: writes the notifications it leaves and schedules or

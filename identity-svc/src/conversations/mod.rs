@@ -202,18 +202,7 @@ impl Live {
             "message": { "conversation_id": message.conversation_id, "message": message },
         })
         .to_string();
-        let channel = self.channel.clone();
-        let published = self
-            .link
-            .run(|mut conn| async move {
-                redis::cmd("PUBLISH")
-                    .arg(channel)
-                    .arg(payload)
-                    .query_async::<i64>(&mut conn)
-                    .await
-            })
-            .await;
-        if let Err(error) = published {
+        if let Err(error) = crate::inbox::publish(&self.link, &self.channel, payload).await {
             tracing::warn!(%error, "a message was not announced live");
         }
     }

@@ -47,6 +47,71 @@ pub enum SlotType {
     OneTime,
 }
 
+/// What an API token may do: read (`GET`) or write (any other method) one area of the API
+/// (`crate::routes::scopes`); the admin's two for admins only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum TokenScope {
+    #[serde(rename = "bookings:read")]
+    BookingsRead,
+    #[serde(rename = "bookings:write")]
+    BookingsWrite,
+    #[serde(rename = "availability:read")]
+    AvailabilityRead,
+    #[serde(rename = "availability:write")]
+    AvailabilityWrite,
+    #[serde(rename = "court_requests:read")]
+    CourtRequestsRead,
+    #[serde(rename = "court_requests:write")]
+    CourtRequestsWrite,
+    #[serde(rename = "profile:read")]
+    ProfileRead,
+    #[serde(rename = "profile:write")]
+    ProfileWrite,
+    #[serde(rename = "admin:read")]
+    AdminRead,
+    #[serde(rename = "admin:write")]
+    AdminWrite,
+}
+
+/// What a webhook can be told about (and `webhook.test`, which only its test button sends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum WebhookEventType {
+    #[serde(rename = "booking.created")]
+    BookingCreated,
+    #[serde(rename = "booking.confirmed")]
+    BookingConfirmed,
+    #[serde(rename = "booking.denied")]
+    BookingDenied,
+    #[serde(rename = "booking.cancelled")]
+    BookingCancelled,
+    #[serde(rename = "booking.rescheduled")]
+    BookingRescheduled,
+    #[serde(rename = "booking.expired")]
+    BookingExpired,
+    #[serde(rename = "booking.completed")]
+    BookingCompleted,
+    #[serde(rename = "booking.no_show")]
+    BookingNoShow,
+    #[serde(rename = "court_request.created")]
+    CourtRequestCreated,
+    #[serde(rename = "court_request.approved")]
+    CourtRequestApproved,
+    #[serde(rename = "court_request.denied")]
+    CourtRequestDenied,
+    #[serde(rename = "court_request.cancelled")]
+    CourtRequestCancelled,
+    #[serde(rename = "court_request.expired")]
+    CourtRequestExpired,
+    #[serde(rename = "review.posted")]
+    ReviewPosted,
+    #[serde(rename = "payment.captured")]
+    PaymentCaptured,
+    #[serde(rename = "payment.refunded")]
+    PaymentRefunded,
+    #[serde(rename = "payment.failed")]
+    PaymentFailed,
+}
+
 /// A day of the week, as the slots name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub enum DayOfWeek {

@@ -58,7 +58,7 @@ pub struct CreateApiTokenBody {
     /// court_requests:read, court_requests:write, profile:read, profile:write, admin:read,
     /// admin:write (the last two for admins only).
     #[serde(default)]
-    #[schema(required = true, min_items = 1, max_items = 10)]
+    #[schema(required = true, min_items = 1, max_items = 10, value_type = Vec<crate::vocabulary::TokenScope>)]
     pub scopes: Vec<String>,
     /// RFC 3339, in the future; null or absent: never expires.
     #[serde(default)]

@@ -52,6 +52,7 @@ pub struct CreatedWebhook {
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"url": "https://example.com/courtside", "event_types": ["booking.created"], "description": "Front desk"}))]
 pub struct CreateWebhookBody {
+    /// An absolute `https://` address (`http://` to loopback only where the mesh allows it).
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 2000)]
     pub url: String,
@@ -61,7 +62,7 @@ pub struct CreateWebhookBody {
     /// court_request.cancelled, court_request.expired, review.posted, payment.captured,
     /// payment.refunded, payment.failed.
     #[serde(default)]
-    #[schema(required = true, min_items = 1, max_items = 32)]
+    #[schema(required = true, min_items = 1, max_items = 32, value_type = Vec<crate::vocabulary::WebhookEventType>)]
     pub event_types: Vec<String>,
     #[serde(default)]
     #[schema(max_length = 200)]
@@ -72,11 +73,12 @@ pub struct CreateWebhookBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"url": "https://example.com/courtside", "event_types": ["booking.created"], "description": "Front desk", "enabled": true}))]
 pub struct UpdateWebhookBody {
+    /// An absolute `https://` address (`http://` to loopback only where the mesh allows it).
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 2000)]
     pub url: String,
     #[serde(default)]
-    #[schema(required = true, min_items = 1, max_items = 32)]
+    #[schema(required = true, min_items = 1, max_items = 32, value_type = Vec<crate::vocabulary::WebhookEventType>)]
     pub event_types: Vec<String>,
     #[serde(default)]
     #[schema(max_length = 200)]

@@ -4,6 +4,11 @@
 import type { Complete, Schemas } from '@/lib/api-types';
 
 /** A personal API token as it is listed: never its secret. */
+/** A scope an API token may hold, as the document lists them. */
+export type TokenScope = Schemas['TokenScope'];
+/** An event kind a webhook may subscribe to, as the document lists them. */
+export type WebhookEventType = Schemas['WebhookEventType'];
+
 export type ApiToken = Complete<Schemas['ApiToken']>;
 
 /** POST /api/tokens's answer: the token and its secret (`token`), shown this once. */

@@ -3,6 +3,7 @@
  * page shows them: scopes by area (read and write), event kinds by the record they are about.
  */
 import type { Role } from '@/lib/auth';
+import type { TokenScope, WebhookEventType } from '../api/types';
 
 export interface ScopeArea {
   /** The scope's prefix: `bookings` → "bookings:read", "bookings:write". */
@@ -23,18 +24,18 @@ export const SCOPE_AREAS: ScopeArea[] = [
 export const SCOPE_LEVELS = ['read', 'write'] as const;
 export type ScopeLevel = (typeof SCOPE_LEVELS)[number];
 
-export const scopeOf = (area: string, level: ScopeLevel) => `${area}:${level}`;
+export const scopeOf = (area: string, level: ScopeLevel) => `${area}:${level}` as TokenScope;
 
 /** The areas a person of `role` may grant a token. */
 export const scopeAreasFor = (role: Role) => SCOPE_AREAS.filter((a) => !a.adminOnly || role === 'admin');
 
 export interface EventGroup {
   label: string;
-  kinds: { kind: string; label: string }[];
+  kinds: { kind: WebhookEventType; label: string }[];
 }
 
 const kinds = (prefix: string, names: [string, string][]) =>
-  names.map(([name, label]) => ({ kind: `${prefix}.${name}`, label }));
+  names.map(([name, label]) => ({ kind: `${prefix}.${name}` as WebhookEventType, label }));
 
 /** Every kind a webhook may subscribe to, grouped as the page shows them. */
 export const EVENT_GROUPS: EventGroup[] = [

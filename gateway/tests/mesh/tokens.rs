@@ -200,7 +200,10 @@ async fn bad_requests_for_a_token_are_refused_with_a_reason() {
     let past = (Utc::now() - chrono::Duration::hours(1)).to_rfc3339();
     for (body, says) in [
         (json!({"name": "x", "scopes": ["admin:read"]}), "admin"),
-        (json!({"name": "x", "scopes": ["bookings:delete"]}), "must be one of bookings:read"),
+        (
+            json!({"name": "x", "scopes": ["bookings:delete"]}),
+            "must be one of bookings:read",
+        ),
         (
             json!({"name": "x", "scopes": ["profile:read"], "expires_at": past}),
             "future",

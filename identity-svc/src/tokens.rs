@@ -40,10 +40,19 @@ pub const SCOPES: [&str; 10] = [
     "admin:write",
 ];
 
-/// Why a new token is refused: each a sentence for the person (the gateway's 422).
+/// Why a new token is refused, each with a sentence for the person.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refused(pub String);
+pub enum Refused {
+    /// A value no token takes (a name too long, a word that is no scope): 400.
+    #[error("{0}")]
+    Invalid(String),
+    /// A scope the person may not grant (an admin's, asked by anyone else): 403.
+    #[error("{0}")]
+    NotYours(String),
+    /// A moment already past, or one token too many: 409.
+    #[error("{0}")]
+    State(String),
+}
 
 /// A new token's fields, checked.
 #[derive(Debug, PartialEq, Eq)]
@@ -65,24 +74,26 @@ impl NewToken {
     ) -> Result<NewToken, Refused> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME {
-            return Err(Refused(format!(
+            return Err(Refused::Invalid(format!(
                 "A token's name must have 1 to {MAX_NAME} characters."
             )));
         }
         if scopes.is_empty() {
-            return Err(Refused("Choose at least one scope for the token.".to_owned()));
+            return Err(Refused::Invalid(
+                "Choose at least one scope for the token.".to_owned(),
+            ));
         }
         let mut chosen: Vec<String> = Vec::new();
         for scope in scopes {
             let scope = scope.trim();
             if !SCOPES.contains(&scope) {
-                return Err(Refused(format!(
+                return Err(Refused::Invalid(format!(
                     "{scope:?} is not a scope; the scopes are {}.",
                     SCOPES.join(", ")
                 )));
             }
             if scope.starts_with("admin:") && !admin {
-                return Err(Refused(format!(
+                return Err(Refused::NotYours(format!(
                     "Only an admin's token can have the scope {scope}."
                 )));
             }
@@ -96,13 +107,15 @@ impl NewToken {
             Some(raw) => {
                 let at = DateTime::parse_from_rfc3339(raw)
                     .map_err(|_| {
-                        Refused(format!(
+                        Refused::Invalid(format!(
                             "expires_at must be an RFC 3339 time such as 2027-01-31T00:00:00Z, not {raw:?}."
                         ))
                     })?
                     .with_timezone(&Utc);
                 if at <= now {
-                    return Err(Refused("A token's expiry must be in the future.".to_owned()));
+                    return Err(Refused::State(
+                        "A token's expiry must be in the future.".to_owned(),
+                    ));
                 }
                 Some(at)
             }
@@ -192,7 +205,7 @@ pub async fn create(
     .fetch_one(&mut *tx)
     .await?;
     if live >= MAX_LIVE {
-        return Ok(Err(Refused(format!(
+        return Ok(Err(Refused::State(format!(
             "You have {MAX_LIVE} API tokens already; revoke one you no longer use first."
         ))));
     }
@@ -326,7 +339,7 @@ mod tests {
         let refused = |name: &str, list: &[&str], exp: Option<&str>, admin: bool| {
             NewToken::parse(name, &scopes(list), exp, admin, now)
                 .unwrap_err()
-                .0
+                .to_string()
         };
         assert!(refused("", &["profile:read"], None, false).contains("name"));
         assert!(refused(&"x".repeat(81), &["profile:read"], None, false).contains("name"));

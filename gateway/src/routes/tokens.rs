@@ -81,8 +81,9 @@ fn api_token(token: pb::ApiToken) -> ApiToken {
 /// Create a personal API token for a script. Its secret is in this answer only.
 #[utoipa::path(post, path = "/tokens", tag = "tokens", request_body = CreateApiTokenBody,
     responses((status = 201, description = "Created; `token` is the secret, shown once", body = CreatedApiToken),
-              (status = 400, description = "An unknown scope, an admin scope for a non-admin, or an expiry in the past", body = crate::error::ErrorBody),
-              (status = 409, description = "20 live tokens already: revoke one first", body = crate::error::ErrorBody)))]
+              (status = 400, description = "An unknown scope or a malformed expiry", body = crate::error::ErrorBody),
+              (status = 403, description = "An admin scope asked by anyone but an admin", body = crate::error::ErrorBody),
+              (status = 409, description = "An expiry already past, or 20 live tokens already: revoke one first", body = crate::error::ErrorBody)))]
 pub(crate) async fn create_token(
     State(state): State<AppState>,
     session: Session,

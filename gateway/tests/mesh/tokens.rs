@@ -198,19 +198,26 @@ async fn bad_requests_for_a_token_are_refused_with_a_reason() {
     let mesh = Mesh::start().await;
     let coach = user(&mesh, "coach", "Careful Coach").await;
     let past = (Utc::now() - chrono::Duration::hours(1)).to_rfc3339();
-    for (body, says) in [
-        (json!({"name": "x", "scopes": ["admin:read"]}), "admin"),
+    // Not the coach's to grant (403), no scope at all (400), a moment already past (409).
+    for (body, expected, says) in [
+        (
+            json!({"name": "x", "scopes": ["admin:read"]}),
+            StatusCode::FORBIDDEN,
+            "admin",
+        ),
         (
             json!({"name": "x", "scopes": ["bookings:delete"]}),
+            StatusCode::BAD_REQUEST,
             "must be one of bookings:read",
         ),
         (
             json!({"name": "x", "scopes": ["profile:read"], "expires_at": past}),
+            StatusCode::CONFLICT,
             "future",
         ),
     ] {
         let (status, answer) = mesh.post("/tokens", Some(&coach.token), body).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert_eq!(status, expected, "{answer}");
         assert!(
             answer["detail"].as_str().unwrap().contains(says),
             "{says}: {answer}"

@@ -65,11 +65,11 @@ pub(super) async fn create_api_token(
         caller.role == Role::Admin,
         now,
     )
-    .map_err(|refused| Status::invalid_argument(refused.0))?;
+    .map_err(refused)?;
     let secret = Secret::generate();
     let row = tokens::create(&service.db, caller.user_id, &token, &secret, now)
         .await?
-        .map_err(|refused| Status::failed_precondition(refused.0))?;
+        .map_err(refused)?;
     tracing::info!(user_id = %caller.user_id, token_id = %row.token_id, "API token created");
     Ok(Response::new(pb::CreateApiTokenResponse {
         token: Some(row.into()),
@@ -152,6 +152,15 @@ pub(super) async fn exchange_api_token(
         jwt,
         jwt_expires_at: claims.exp,
     }))
+}
+
+/// A refused token as the status the gateway answers it with.
+fn refused(refused: tokens::Refused) -> Status {
+    match refused {
+        tokens::Refused::Invalid(why) => Status::invalid_argument(why),
+        tokens::Refused::NotYours(why) => Status::permission_denied(why),
+        tokens::Refused::State(why) => Status::failed_precondition(why),
+    }
 }
 
 fn role_of_holder(holder: &tokens::Holder) -> Result<Role, Error> {

@@ -184,17 +184,30 @@ async fn clients_admin_scopes_past_expiries_and_unknown_scopes_are_refused_with_
     );
     let (coach, _) = app.register("coach").await;
     let past = (Utc::now() - Duration::hours(1)).to_rfc3339();
-    for (request, says) in [
-        (create("x", &["admin:read"], None), "admin"),
-        (create("x", &["bookings:delete"], None), "not a scope"),
-        (create("x", &[], None), "at least one scope"),
-        (create("", &["profile:read"], None), "name"),
-        (create("x", &["profile:read"], Some(past)), "future"),
-    ] {
-        let why = refused(
-            app.client().create_api_token(authed(request, &coach)).await,
+    for (request, code, says) in [
+        (
+            create("x", &["admin:read"], None),
+            Code::PermissionDenied,
+            "admin",
+        ),
+        (
+            create("x", &["bookings:delete"], None),
             Code::InvalidArgument,
-        );
+            "not a scope",
+        ),
+        (
+            create("x", &[], None),
+            Code::InvalidArgument,
+            "at least one scope",
+        ),
+        (create("", &["profile:read"], None), Code::InvalidArgument, "name"),
+        (
+            create("x", &["profile:read"], Some(past)),
+            Code::FailedPrecondition,
+            "future",
+        ),
+    ] {
+        let why = refused(app.client().create_api_token(authed(request, &coach)).await, code);
         assert!(why.contains(says), "{says}: {why}");
     }
     for n in 0..20 {

@@ -13809,7 +13809,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
-            /** @description An unknown scope, an admin scope for a non-admin, or an expiry in the past */
+            /** @description An unknown scope or a malformed expiry */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13827,7 +13827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in with a role that cannot do this, or not the owner; or an API token without the scope this needs */
+            /** @description An admin scope asked by anyone but an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13836,7 +13836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 20 live tokens already: revoke one first */
+            /** @description An expiry already past, or 20 live tokens already: revoke one first */
             409: {
                 headers: {
                     [name: string]: unknown;
